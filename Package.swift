@@ -1,0 +1,103 @@
+// swift-tools-version:6.2
+// Package.swift is the architecture diagram: dependencies point inward, toward ParleyCore.
+//
+//   ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite
+//        ^               ^
+//        +------  ParleyServer  <-  parleyd
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "ParleyCore", targets: ["ParleyCore"]),
+        .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
+        .executable(name: "parleyd", targets: ["parleyd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
+        .target(name: "ParleyCore", swiftSettings: strict),
+
+        // MARK: - Server
+        // The storage seam: domain-level operations and records, no database code.
+        .target(
+            name: "ParleyStore",
+            dependencies: ["ParleyCore"],
+            swiftSettings: strict
+        ),
+        // The embedded default store: SQLite through GRDB, one group-committing writer.
+        .target(
+            name: "ParleyStoreSQLite",
+            dependencies: [
+                "ParleyCore", "ParleyStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The server as a library: routes, realtime hub, routing engine. buildApplication is its door.
+        .target(
+            name: "ParleyServer",
+            dependencies: [
+                "ParleyCore", "ParleyStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "parleyd",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "ParleyCoreTests",
+            dependencies: ["ParleyCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ParleyStoreTests",
+            dependencies: ["ParleyCore", "ParleyStore", "ParleyStoreSQLite"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ParleyServerTests",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,19 @@
+/// Limits that both sides of the protocol know; the server enforces them, the SDK checks them early.
+public enum Limits {
+    /// The longest message text, in Unicode characters (extended grapheme clusters): 10,000.
+    public static let maxMessageLength = 10_000
+    /// The largest WebSocket message the server reads, in bytes: 64 KiB. Larger closes with 1009.
+    public static let maxFrameBytes = 64 * 1024
+    /// The largest HTTP request body the server reads, in bytes: 256 KiB. Larger is a 413.
+    public static let maxRequestBodyBytes = 256 * 1024
+    /// The longest subject of a conversation, in characters.
+    public static let maxSubjectLength = 200
+    /// The most custom attributes a visitor or conversation may carry, and their key and value lengths.
+    public static let maxAttributes = 50
+    public static let maxAttributeKeyLength = 64
+    public static let maxAttributeValueLength = 1_000
+    /// The longest long-poll wait the server grants, in seconds.
+    public static let maxLongPollSeconds = 30
+    /// The most events one page of history returns.
+    public static let maxEventPage = 500
+}

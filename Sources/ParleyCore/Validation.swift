@@ -1,0 +1,74 @@
+import Foundation
+
+/// The input rules both the server and the SDK apply, so both sides always agree.
+public enum Validation {
+    /// A rule that an input broke, with a message fit for a developer.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The field that is wrong, as named on the wire.
+        public var field: String
+        public var message: String
+        /// True when the input is too large rather than malformed (HTTP 413 rather than 400).
+        public var isTooLarge: Bool
+        public init(field: String, message: String, isTooLarge: Bool = false) {
+            self.field = field
+            self.message = message
+            self.isTooLarge = isTooLarge
+        }
+        public var description: String { "\(field): \(message)" }
+    }
+
+    /// Checks a message text: not empty or blank, at most ``Limits/maxMessageLength`` characters.
+    public static func messageText(_ text: String) throws(Failure) {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw Failure(field: "text", message: "a message needs some text")
+        }
+        if text.count > Limits.maxMessageLength {
+            throw Failure(field: "text", message: "a message has at most \(Limits.maxMessageLength) characters", isTooLarge: true)
+        }
+    }
+
+    /// Checks a client message id: 1 to 100 printable ASCII characters (a UUID fits).
+    public static func clientMessageID(_ id: String) throws(Failure) {
+        guard (1...100).contains(id.utf8.count), id.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Failure(field: "client_message_id", message: "use 1 to 100 printable ASCII characters, such as a UUID")
+        }
+    }
+
+    /// Checks custom attributes: at most ``Limits/maxAttributes`` pairs, keys and values within their lengths.
+    public static func attributes(_ attributes: [String: String], field: String = "attributes") throws(Failure) {
+        if attributes.count > Limits.maxAttributes {
+            throw Failure(field: field, message: "at most \(Limits.maxAttributes) attributes")
+        }
+        for (key, value) in attributes {
+            if key.isEmpty || key.count > Limits.maxAttributeKeyLength {
+                throw Failure(field: field, message: "attribute keys have 1 to \(Limits.maxAttributeKeyLength) characters")
+            }
+            if value.count > Limits.maxAttributeValueLength {
+                throw Failure(field: field, message: "attribute values have at most \(Limits.maxAttributeValueLength) characters")
+            }
+        }
+    }
+
+    /// Checks a short single-line text such as a name or subject.
+    public static func shortText(_ text: String, field: String, maxLength: Int = Limits.maxSubjectLength, required: Bool = false) throws(Failure) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if required && trimmed.isEmpty { throw Failure(field: field, message: "must not be empty") }
+        if text.count > maxLength { throw Failure(field: field, message: "at most \(maxLength) characters") }
+        if text.contains(where: \.isNewline) { throw Failure(field: field, message: "must be a single line") }
+    }
+
+    /// Checks an email address loosely: one `@`, something on each side, a dot in the domain, no spaces.
+    public static func email(_ text: String, field: String = "email") throws(Failure) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+              !parts[1].hasSuffix("."), text.count <= 254, !text.contains(where: \.isWhitespace)
+        else { throw Failure(field: field, message: "not an email address") }
+    }
+
+    /// Checks a device id: 8 to 128 printable ASCII characters.
+    public static func deviceID(_ id: String) throws(Failure) {
+        guard (8...128).contains(id.utf8.count), id.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Failure(field: "device_id", message: "use 8 to 128 printable ASCII characters")
+        }
+    }
+}

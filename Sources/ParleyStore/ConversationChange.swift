@@ -1,0 +1,171 @@
+import Foundation
+import ParleyCore
+
+/// A change to a conversation that a store commits atomically with the events it produces.
+///
+/// Stores apply changes through ``ConversationLifecycle`` so that every store follows the same rules;
+/// what differs between stores is only how rows are read, locked and written.
+public enum ConversationChange: Sendable {
+    case open(Open)
+    case postMessage(PostMessage)
+    case assign(Assign)
+    case requeue(Requeue)
+    case end(End)
+    case markRead(MarkRead)
+
+    /// A visitor opens a new conversation, which starts queued.
+    public struct Open: Sendable {
+        public var id: ConversationID
+        public var appID: AppID
+        public var queueID: QueueID
+        public var visitorID: VisitorID
+        public var visitorName: String?
+        public var subject: String?
+        public var attributes: [String: String]
+        public var queueRank: Int64
+        public var at: Date
+        /// The visitor as the author of the opening event.
+        public var visitor: Participant { .visitor(visitorID, name: visitorName) }
+        public init(id: ConversationID, appID: AppID, queueID: QueueID, visitorID: VisitorID, visitorName: String?, subject: String?, attributes: [String: String], queueRank: Int64, at: Date) {
+            self.id = id
+            self.appID = appID
+            self.queueID = queueID
+            self.visitorID = visitorID
+            self.visitorName = visitorName
+            self.subject = subject
+            self.attributes = attributes
+            self.queueRank = queueRank
+            self.at = at
+        }
+    }
+
+    /// A text message; a visitor's message into an ended conversation reopens it at `reopenRank`.
+    public struct PostMessage: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var author: Participant
+        public var clientMessageID: String
+        public var text: String
+        public var reopenRank: Int64
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, author: Participant, clientMessageID: String, text: String, reopenRank: Int64, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.author = author
+            self.clientMessageID = clientMessageID
+            self.text = text
+            self.reopenRank = reopenRank
+            self.at = at
+        }
+    }
+
+    /// A queued conversation goes to an agent.
+    public struct Assign: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var agent: Participant
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, agent: Participant, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.agent = agent
+            self.at = at
+        }
+    }
+
+    /// An assigned conversation goes back to its queue (the agent's offline grace ran out).
+    public struct Requeue: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var agent: Participant
+        public var queueRank: Int64
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, agent: Participant, queueRank: Int64, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.agent = agent
+            self.queueRank = queueRank
+            self.at = at
+        }
+    }
+
+    /// The visitor or the assigned agent ends the conversation (a visitor's end while queued cancels it).
+    public struct End: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var by: Participant
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, by: Participant, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.by = by
+            self.at = at
+        }
+    }
+
+    /// A participant read the conversation up to `seq`.
+    public struct MarkRead: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var by: Participant
+        public var seq: Int64
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, by: Participant, seq: Int64, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.by = by
+            self.seq = seq
+            self.at = at
+        }
+    }
+
+    /// The conversation the change applies to.
+    public var conversationID: ConversationID {
+        switch self {
+        case .open(let change): change.id
+        case .postMessage(let change): change.conversationID
+        case .assign(let change): change.conversationID
+        case .requeue(let change): change.conversationID
+        case .end(let change): change.conversationID
+        case .markRead(let change): change.conversationID
+        }
+    }
+
+    /// The app the caller acts in; a conversation of another app is "not found".
+    public var appID: AppID {
+        switch self {
+        case .open(let change): change.appID
+        case .postMessage(let change): change.appID
+        case .assign(let change): change.appID
+        case .requeue(let change): change.appID
+        case .end(let change): change.appID
+        case .markRead(let change): change.appID
+        }
+    }
+
+    /// When the change happens.
+    public var at: Date {
+        switch self {
+        case .open(let change): change.at
+        case .postMessage(let change): change.at
+        case .assign(let change): change.at
+        case .requeue(let change): change.at
+        case .end(let change): change.at
+        case .markRead(let change): change.at
+        }
+    }
+}
+
+/// What a store committed for a change: the conversation afterwards and the new events, in seq order.
+public struct ConversationCommit: Sendable, Hashable {
+    public var conversation: Conversation
+    /// The events stored by this change (empty for a no-op such as ending an ended conversation).
+    public var events: [ConversationEvent]
+    /// True when a message with the same client id and content was already stored; `events` holds it.
+    public var isDuplicate: Bool
+    public init(conversation: Conversation, events: [ConversationEvent], isDuplicate: Bool = false) {
+        self.conversation = conversation
+        self.events = events
+        self.isDuplicate = isDuplicate
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ParleyCore
+
+/// The rules of a conversation's life, as a pure function every store applies inside its transaction.
+///
+/// ```
+///            open                  assign
+///   (none) ───────▶ queued ───────────────▶ assigned
+///                    │  ▲ ◀─── requeue ───────┘ │
+///          cancel    │  │ visitor writes        │ end (visitor or agent)
+///                    ▼  │                       ▼
+///                   ended ◀─────────────────────┘
+/// ```
+public enum ConversationLifecycle {
+    /// What a change does: the conversation's new fields and the events to store, in order.
+    /// The store numbers the events and sets `lastSeq` and `updatedAt`.
+    public struct Plan: Sendable {
+        public var conversation: Conversation
+        /// The rank to persist while queued (smaller waits less); nil when not queued.
+        public var queueRank: Int64?
+        public var events: [(author: Participant, body: EventBody)]
+    }
+
+    /// Plans a change against the conversation as stored (nil when it does not exist yet).
+    ///
+    /// - Parameters:
+    ///   - current: the stored conversation, already checked to belong to the change's app.
+    ///   - currentRank: the stored queue rank.
+    ///   - previousRead: the reader's earlier read seq, for ``ConversationChange/markRead(_:)``.
+    /// - Throws: ``StoreError`` when the change does not fit the state.
+    public static func plan(
+        _ change: ConversationChange, current: Conversation?, currentRank: Int64?, previousRead: Int64? = nil
+    ) throws(StoreError) -> Plan {
+        if case .open(let open) = change {
+            guard current == nil else { throw .duplicate("conversation \(open.id) exists") }
+            let conversation = Conversation(
+                id: open.id, appID: open.appID, queueID: open.queueID,
+                visitorID: open.visitorID, subject: open.subject,
+                attributes: open.attributes, state: .queued, agentID: nil, lastSeq: 0,
+                createdAt: open.at, updatedAt: open.at, queuedAt: open.at)
+            return Plan(conversation: conversation, queueRank: open.queueRank, events: [
+                (open.visitor, .stateChanged(StateChange(from: nil, to: .queued, reason: .opened)))
+            ])
+        }
+        guard var conversation = current else { throw .notFound("conversation not found") }
+        var rank = currentRank
+        var events: [(author: Participant, body: EventBody)] = []
+        let assignedAgent = conversation.agentID.map { Participant(role: .agent, id: $0.rawValue, name: nil) }
+
+        switch change {
+        case .open:
+            preconditionFailure("handled above")
+
+        case .postMessage(let post):
+            switch post.author.role {
+            case .visitor:
+                guard post.author.id == conversation.visitorID.rawValue else { throw .notFound("conversation not found") }
+                if conversation.state == .ended {
+                    events.append((post.author, .stateChanged(StateChange(from: .ended, to: .queued, reason: .reopened))))
+                    conversation.state = .queued
+                    conversation.agentID = nil
+                    conversation.queuedAt = post.at
+                    rank = post.reopenRank
+                }
+            case .agent:
+                guard conversation.state == .assigned, conversation.agentID?.rawValue == post.author.id else {
+                    throw .invalidState("only the assigned agent can write into this conversation")
+                }
+            case .system:
+                break
+            }
+            events.append((post.author, .message(MessageBody(clientMessageID: post.clientMessageID, text: post.text))))
+
+        case .assign(let assign):
+            guard conversation.state == .queued else {
+                throw .invalidState("only a queued conversation can be assigned; this one is \(conversation.state.rawValue)")
+            }
+            guard let agentID = assign.agent.id.map(AgentID.init(rawValue:)) else { throw .invalidState("assign needs an agent") }
+            events.append((.system, .stateChanged(StateChange(from: .queued, to: .assigned, reason: .assigned, agentID: agentID))))
+            events.append((assign.agent, .participantJoined(ParticipantJoined(participant: assign.agent))))
+            conversation.state = .assigned
+            conversation.agentID = agentID
+            conversation.queuedAt = nil
+            rank = nil
+
+        case .requeue(let requeue):
+            guard conversation.state == .assigned, conversation.agentID?.rawValue == requeue.agent.id else {
+                throw .invalidState("the conversation is no longer assigned to that agent")
+            }
+            events.append((requeue.agent, .participantLeft(ParticipantLeft(participant: requeue.agent, reason: .offline))))
+            events.append((.system, .stateChanged(StateChange(from: .assigned, to: .queued, reason: .requeued))))
+            conversation.state = .queued
+            conversation.agentID = nil
+            conversation.queuedAt = requeue.at
+            rank = requeue.queueRank
+
+        case .end(let end):
+            switch (end.by.role, conversation.state) {
+            case (_, .ended):
+                return Plan(conversation: conversation, queueRank: nil, events: [])
+            case (.visitor, let state):
+                guard end.by.id == conversation.visitorID.rawValue else { throw .notFound("conversation not found") }
+                let reason: StateChange.Reason = state == .queued ? .cancelled : .endedByVisitor
+                events.append((end.by, .stateChanged(StateChange(from: state, to: .ended, reason: reason))))
+                if state == .assigned, let agent = assignedAgent {
+                    events.append((agent, .participantLeft(ParticipantLeft(participant: agent, reason: .ended))))
+                }
+            case (.agent, .assigned):
+                guard conversation.agentID?.rawValue == end.by.id else {
+                    throw .invalidState("only the assigned agent can end this conversation")
+                }
+                events.append((end.by, .stateChanged(StateChange(from: .assigned, to: .ended, reason: .endedByAgent))))
+                events.append((end.by, .participantLeft(ParticipantLeft(participant: end.by, reason: .ended))))
+            case (.agent, _), (.system, _):
+                throw .invalidState("only the assigned agent can end this conversation")
+            }
+            conversation.state = .ended
+            conversation.queuedAt = nil
+            rank = nil
+
+        case .markRead(let read):
+            if read.by.role == .visitor, read.by.id != conversation.visitorID.rawValue {
+                throw .notFound("conversation not found")
+            }
+            guard read.seq >= 1, read.seq <= conversation.lastSeq else {
+                throw .invalidState("seq must be between 1 and the conversation's last seq (\(conversation.lastSeq))")
+            }
+            if let previousRead, previousRead >= read.seq {
+                return Plan(conversation: conversation, queueRank: rank, events: [])
+            }
+            events.append((read.by, .read(ReadMarker(readSeq: read.seq))))
+        }
+        return Plan(conversation: conversation, queueRank: rank, events: events)
+    }
+}

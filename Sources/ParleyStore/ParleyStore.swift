@@ -1,0 +1,140 @@
+import Foundation
+import ParleyCore
+
+/// Parley's storage, at the level of the domain. SQLite and PostgreSQL implement it; one
+/// conformance suite (Tests/ParleyStoreTests) holds every implementation to the same behaviour.
+///
+/// Rules every implementation keeps:
+/// - Every read and write is scoped by app: a row of another app is "not found".
+/// - ``commit(_:)`` returns only after the change is durable (fsync'd), and numbers a conversation's
+///   events with a gap-free, strictly increasing seq.
+/// - Resending a message with the same client message id returns the stored event; the same id with
+///   other content throws ``StoreError/idempotencyConflict(_:)``.
+public protocol ParleyStore: Sendable {
+    /// A random id fixed when the database was created. A client whose cursor belongs to another
+    /// epoch (a restored backup, a new database) must resync from scratch.
+    func epoch() async throws -> String
+
+    // MARK: Apps and queues
+    func insertApp(_ app: App, secretKey: String) async throws
+    func app(_ id: AppID) async throws -> StoredApp?
+    func apps() async throws -> [App]
+    func updateApp(_ app: App, secretKey: String?) async throws
+    func insertQueue(_ queue: Queue) async throws
+    func queues(app: AppID) async throws -> [Queue]
+    func updateQueue(_ queue: Queue) async throws
+
+    // MARK: Agents and their sessions
+    /// Inserts an agent. Throws ``StoreError/duplicate(_:)`` when the email is taken.
+    func insertAgent(_ agent: Agent, passwordHash: String) async throws
+    func agent(_ id: AgentID) async throws -> StoredAgent?
+    /// Finds an agent by email, case-insensitively.
+    func agent(email: String) async throws -> StoredAgent?
+    func agents(app: AppID) async throws -> [Agent]
+    /// Every agent of every app, for the routing engine's start.
+    func allAgents() async throws -> [Agent]
+    /// Updates an agent's fields; a nil hash keeps the password.
+    func updateAgent(_ agent: Agent, passwordHash: String?) async throws
+    func insertSession(_ session: AgentSessionRecord) async throws
+    func session(tokenHash: String) async throws -> AgentSessionRecord?
+    func deleteSession(tokenHash: String) async throws
+    /// Deletes every session of an agent (disable, password reset).
+    func deleteSessions(agent: AgentID) async throws
+
+    // MARK: Visitors
+    /// Returns the visitor bound to a device id, creating it, and updating the profile fields given.
+    func upsertVisitor(app: AppID, deviceID: String, profile: VisitorProfile, at: Date) async throws -> Visitor
+    func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor?
+
+    // MARK: Conversations
+    /// Applies a change durably and returns the conversation and its new events.
+    func commit(_ change: ConversationChange) async throws -> ConversationCommit
+    func conversation(_ id: ConversationID, app: AppID) async throws -> Conversation?
+    func conversations(_ query: ConversationQuery) async throws -> [Conversation]
+    /// Events with seq greater than `afterSeq`, oldest first, at most `limit`.
+    func events(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [ConversationEvent]
+    /// Events with seq less than `beforeSeq`, oldest first, the newest `limit` of them.
+    func events(_ id: ConversationID, app: AppID, beforeSeq: Int64, limit: Int) async throws -> [ConversationEvent]
+    /// Every queued and assigned conversation of every app, for the routing engine's start.
+    func activeConversations() async throws -> [ActiveConversation]
+    /// A participant's read position in a conversation (0 when never read).
+    func readSeq(_ id: ConversationID, participant: Participant) async throws -> Int64
+
+    /// Finishes pending writes and releases the database.
+    func close() async throws
+}
+
+/// An app with its secret key.
+public struct StoredApp: Sendable, Hashable {
+    public var app: App
+    public var secretKey: String
+    public init(app: App, secretKey: String) {
+        self.app = app
+        self.secretKey = secretKey
+    }
+}
+
+/// An agent with its password hash.
+public struct StoredAgent: Sendable, Hashable {
+    public var agent: Agent
+    public var passwordHash: String
+    public init(agent: Agent, passwordHash: String) {
+        self.agent = agent
+        self.passwordHash = passwordHash
+    }
+}
+
+/// A logged-in agent's session. The token itself is never stored, only its SHA-256.
+public struct AgentSessionRecord: Sendable, Hashable {
+    public var tokenHash: String
+    public var agentID: AgentID
+    public var appID: AppID
+    public var createdAt: Date
+    public var expiresAt: Date
+    public init(tokenHash: String, agentID: AgentID, appID: AppID, createdAt: Date, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.agentID = agentID
+        self.appID = appID
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The profile fields a visitor session may set; nil leaves a field as it is.
+public struct VisitorProfile: Sendable, Hashable {
+    public var name: String?
+    public var email: String?
+    public var attributes: [String: String]?
+    public init(name: String? = nil, email: String? = nil, attributes: [String: String]? = nil) {
+        self.name = name
+        self.email = email
+        self.attributes = attributes
+    }
+}
+
+/// Which conversations to list, newest activity first.
+public struct ConversationQuery: Sendable, Hashable {
+    public var appID: AppID
+    public var visitorID: VisitorID?
+    public var agentID: AgentID?
+    public var states: Set<ConversationState>?
+    public var limit: Int
+    public init(appID: AppID, visitorID: VisitorID? = nil, agentID: AgentID? = nil, states: Set<ConversationState>? = nil, limit: Int = 100) {
+        self.appID = appID
+        self.visitorID = visitorID
+        self.agentID = agentID
+        self.states = states
+        self.limit = limit
+    }
+}
+
+/// A queued or assigned conversation as routing needs it.
+public struct ActiveConversation: Sendable, Hashable {
+    public var conversation: Conversation
+    /// Its rank in its queue while queued (smaller is nearer the head).
+    public var queueRank: Int64?
+    public init(conversation: Conversation, queueRank: Int64?) {
+        self.conversation = conversation
+        self.queueRank = queueRank
+    }
+}

@@ -1,0 +1,83 @@
+import GRDB
+import Synchronization
+
+/// Runs many independent writes in one SQLite transaction, so they share one fsync.
+///
+/// Writers hand in a unit of work and wait. While a transaction is being committed, new work
+/// gathers; when the commit returns, everything gathered goes into the next transaction. Under no
+/// load a write commits alone at once; under load batches grow by themselves, up to `maxBatch`.
+/// Each unit runs in its own savepoint, so one unit's error rolls back only that unit. Every
+/// waiter is resumed only after the transaction holding its unit is committed, i.e. durable.
+final class GroupCommitter: Sendable {
+    typealias Work = @Sendable (Database) throws -> any Sendable
+
+    private struct Pending {
+        var work: Work
+        var continuation: CheckedContinuation<any Sendable, any Error>
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var isFlushing = false
+    }
+
+    private let writer: DatabasePool
+    private let maxBatch: Int
+    private let state = Mutex(State())
+
+    init(writer: DatabasePool, maxBatch: Int = 512) {
+        self.writer = writer
+        self.maxBatch = maxBatch
+    }
+
+    /// Runs `work` in the next group transaction and returns its value once that is durable.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+            let startFlusher = state.withLock { state in
+                state.pending.append(Pending(work: { try work($0) }, continuation: continuation))
+                if state.isFlushing { return false }
+                state.isFlushing = true
+                return true
+            }
+            if startFlusher {
+                Task { await self.flush() }
+            }
+        }
+        return value as! T  // the closure above returned a T, boxed; the cast cannot fail
+    }
+
+    private func flush() async {
+        while true {
+            let batch: [Pending] = state.withLock { state in
+                let batch = Array(state.pending.prefix(maxBatch))
+                state.pending.removeFirst(batch.count)
+                if batch.isEmpty { state.isFlushing = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            let works = batch.map(\.work)
+            do {
+                let results: [Result<any Sendable, any Error>] = try await writer.write { db in
+                    works.map { work in
+                        var value: (any Sendable)?
+                        do {
+                            try db.inSavepoint {
+                                value = try work(db)
+                                return .commit
+                            }
+                            return .success(value!)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                for (pending, result) in zip(batch, results) {
+                    pending.continuation.resume(with: result)
+                }
+            } catch {
+                // The transaction itself failed (disk full, I/O error): nothing in it is durable.
+                for pending in batch { pending.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import GRDB
+
+/// The SQLite schema, as named, append-only migrations. Never edit a migration that has shipped:
+/// add a new one. The schema is the contract every store implements (see docs/decisions/0001).
+enum SQLiteMigrations {
+    static func makeMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("0001-core") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE apps (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    secret_key TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE queues (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    name TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX queues_app ON queues(app_id, created_at);
+                CREATE TABLE agents (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    name TEXT NOT NULL,
+                    email TEXT NOT NULL COLLATE NOCASE UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('agent', 'admin')),
+                    capacity INTEGER NOT NULL CHECK (capacity >= 0),
+                    availability TEXT NOT NULL CHECK (availability IN ('online', 'away', 'offline')),
+                    disabled INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX agents_app ON agents(app_id, created_at);
+                CREATE TABLE agent_queues (
+                    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+                    queue_id TEXT NOT NULL REFERENCES queues(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (agent_id, queue_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE agent_sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX agent_sessions_agent ON agent_sessions(agent_id);
+                CREATE TABLE visitors (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    device_id TEXT NOT NULL,
+                    name TEXT,
+                    email TEXT,
+                    attributes TEXT NOT NULL DEFAULT '{}',
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (app_id, device_id)
+                );
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    queue_id TEXT NOT NULL REFERENCES queues(id),
+                    visitor_id TEXT NOT NULL REFERENCES visitors(id),
+                    subject TEXT,
+                    attributes TEXT NOT NULL DEFAULT '{}',
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'assigned', 'ended')),
+                    agent_id TEXT REFERENCES agents(id),
+                    last_seq INTEGER NOT NULL,
+                    queue_rank INTEGER,
+                    queued_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE INDEX conversations_app_state ON conversations(app_id, state, updated_at);
+                CREATE INDEX conversations_visitor ON conversations(visitor_id, updated_at);
+                CREATE INDEX conversations_agent ON conversations(agent_id, state);
+                CREATE TABLE events (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    seq INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    author_role TEXT NOT NULL,
+                    author_id TEXT,
+                    client_message_id TEXT,
+                    body TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, seq)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX events_client_message
+                    ON events(conversation_id, client_message_id) WHERE client_message_id IS NOT NULL;
+                CREATE TABLE read_markers (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    participant_role TEXT NOT NULL,
+                    participant_id TEXT NOT NULL,
+                    read_seq INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, participant_role, participant_id)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Logging
+import ParleyCore
+import ParleyStore
+
+/// The embedded default store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit is on
+/// disk before anyone is told; concurrent conversation changes are group-committed (one fsync each batch).
+public final class SQLiteStore: ParleyStore {
+    /// Settings for opening the database.
+    public struct Configuration: Sendable {
+        /// The most changes committed in one transaction. Default 512.
+        public var maxBatch: Int = 512
+        /// How long a connection waits for a lock before failing. Default 10 s.
+        public var busyTimeout: TimeInterval = 10
+        /// The logger; the store logs at debug level only. Default: a silent logger.
+        public var logger: Logger = Logger(label: "parley.store.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        public init() {}
+    }
+
+    let pool: DatabasePool
+    let committer: GroupCommitter
+    let logger: Logger
+    private let storedEpoch: String
+
+    /// Opens (creating if needed) the database at `path` and runs pending migrations.
+    /// - Throws: a GRDB error when the file cannot be opened or migrated.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var config = GRDB.Configuration()
+        config.busyMode = .timeout(configuration.busyTimeout)
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            // FULL: the WAL is fsync'd at every commit, so an acknowledged write survives power loss.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: config)
+        try SQLiteMigrations.makeMigrator().migrate(pool)
+        storedEpoch = try pool.write { db in
+            if let epoch = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") {
+                return epoch
+            }
+            let epoch = UUID().uuidString.lowercased()
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
+            return epoch
+        }
+        committer = GroupCommitter(writer: pool, maxBatch: configuration.maxBatch)
+        logger = configuration.logger
+    }
+
+    public func epoch() async throws -> String { storedEpoch }
+
+    public func close() async throws {
+        // Wait for writes in flight: a barrier write runs after every write queued before it.
+        try await pool.barrierWriteWithoutTransaction { _ in }
+        try pool.close()
+    }
+}
