@@ -1,0 +1,37 @@
+import ParleyCore
+
+/// Who is making a request, once their token is checked.
+public enum Caller: Sendable, Hashable {
+    /// A visitor of an app.
+    case visitor(VisitorCaller)
+    /// A logged-in agent or admin of an app.
+    case agent(AgentCaller)
+    /// The server operator (the `--admin-token`): manages every app.
+    case `operator`
+
+    /// The participant this caller appears as in conversations.
+    var participant: Participant {
+        switch self {
+        case .visitor(let visitor): .visitor(visitor.visitorID, name: visitor.name)
+        case .agent(let agent): .agent(agent.agentID, name: agent.name)
+        case .operator: .system
+        }
+    }
+}
+
+/// A verified visitor.
+public struct VisitorCaller: Sendable, Hashable {
+    public var appID: AppID
+    public var visitorID: VisitorID
+    public var name: String?
+}
+
+/// A verified agent.
+public struct AgentCaller: Sendable, Hashable {
+    public var appID: AppID
+    public var agentID: AgentID
+    public var name: String
+    public var role: AgentRole
+    /// The SHA-256 of the session token, so logout can revoke exactly this session.
+    var tokenHash: String
+}

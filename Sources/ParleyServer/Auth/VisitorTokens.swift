@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+import ParleyCore
+
+/// Signed, expiring visitor tokens: `pv1.<payload>.<signature>`, both base64url.
+///
+/// The payload is JSON naming the app, the visitor and the expiry; the signature is HMAC-SHA256 with
+/// the server's token key. Visitors are many and their tokens are checked on every request, so they
+/// are verified without a database read. Verified identities (HMAC of a user id, JWT, a customer
+/// auth service) will mint the same token after their own check; see docs/decisions/0001.
+struct VisitorTokens: Sendable {
+    struct Claims: Codable, Hashable {
+        var app: String
+        var visitor: String
+        var name: String?
+        var expires: Int64
+    }
+
+    let key: SymmetricKey
+    let lifetime: TimeInterval
+
+    init(key: Data, lifetime: TimeInterval) {
+        self.key = SymmetricKey(data: key)
+        self.lifetime = lifetime
+    }
+
+    func issue(app: AppID, visitor: VisitorID, name: String?, now: Date) -> (token: String, expiresAt: Date) {
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let claims = Claims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
+        let payload = Base64URL.encode(try! JSONEncoder().encode(claims))  // a struct of strings and ints always encodes
+        let signature = Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("pv1." + payload).utf8), using: key)))
+        return ("pv1.\(payload).\(signature)", expiresAt)
+    }
+
+    /// The caller a token names, or nil when it is malformed, forged or expired.
+    func verify(_ token: String, now: Date) -> VisitorCaller? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "pv1",
+              let signature = Base64URL.decode(String(parts[2])),
+              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(("pv1." + parts[1]).utf8), using: key),
+              let payload = Base64URL.decode(String(parts[1])),
+              let claims = try? JSONDecoder().decode(Claims.self, from: payload),
+              claims.expires > Int64(now.timeIntervalSince1970),
+              let app = AppID(validating: claims.app), let visitor = VisitorID(validating: claims.visitor)
+        else { return nil }
+        return VisitorCaller(appID: app, visitorID: visitor, name: claims.name)
+    }
+}
+
+/// Opaque random tokens (agent sessions) and their stored hashes.
+enum OpaqueTokens {
+    /// A new token: a prefix and 32 random bytes.
+    static func make(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return prefix + "." + Base64URL.encode(Data(bytes))
+    }
+
+    /// The SHA-256 of a token, hex: what the store keeps.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares secrets in time independent of where they differ.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        guard left.count == right.count else { return false }
+        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// A readable random password for generated agent accounts: 16 characters from an unambiguous alphabet.
+    static func password() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}
+
+/// base64url without padding (RFC 4648 §5).
+enum Base64URL {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

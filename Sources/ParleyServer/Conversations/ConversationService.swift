@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+
+/// The conversation operations, shared by the HTTP routes and the realtime socket: who may do what,
+/// the durable commit, then telling the hub and routing. Nothing is told before it is stored.
+struct ConversationService: Sendable {
+    let store: any ParleyStore
+    let hub: Hub
+    let routing: RoutingEngine
+    let logger: Logger
+
+    /// Which conversations an agent lists.
+    enum AgentView: String, Sendable {
+        case queued, mine, all
+    }
+
+    // MARK: Reading
+
+    /// The conversation, when the caller may see it; 404 otherwise (never telling which).
+    func visible(_ id: ConversationID, to caller: Caller) async throws -> Conversation {
+        let conversation: Conversation?
+        switch caller {
+        case .visitor(let visitor):
+            conversation = try await store.conversation(id, app: visitor.appID).flatMap { $0.visitorID == visitor.visitorID ? $0 : nil }
+        case .agent(let agent):
+            conversation = try await store.conversation(id, app: agent.appID)
+        case .operator:
+            conversation = nil
+        }
+        guard var conversation else { throw APIError.notFound("conversation not found") }
+        if conversation.state == .queued { conversation.queuePosition = await routing.position(of: id) }
+        return conversation
+    }
+
+    /// The caller's list: a visitor's own; an agent's queued, mine or all of the app.
+    func list(for caller: Caller, view: AgentView?, limit: Int) async throws -> [Conversation] {
+        var conversations: [Conversation]
+        switch caller {
+        case .visitor(let visitor):
+            conversations = try await store.conversations(.init(appID: visitor.appID, visitorID: visitor.visitorID, limit: limit))
+        case .agent(let agent):
+            switch view ?? .mine {
+            case .queued:
+                conversations = try await store.conversations(.init(appID: agent.appID, states: [.queued], limit: limit))
+            case .mine:
+                conversations = try await store.conversations(.init(appID: agent.appID, agentID: agent.agentID, states: [.assigned], limit: limit))
+            case .all:
+                conversations = try await store.conversations(.init(appID: agent.appID, limit: limit))
+            }
+        case .operator:
+            throw APIError.notFound()
+        }
+        for index in conversations.indices where conversations[index].state == .queued {
+            conversations[index].queuePosition = await routing.position(of: conversations[index].id)
+        }
+        if case .agent = caller, view == .queued {
+            conversations.sort { ($0.queuePosition ?? .max, $0.id) < ($1.queuePosition ?? .max, $1.id) }
+        }
+        return conversations
+    }
+
+    /// A page of history: after a seq (oldest first), or before one (the newest `limit` before it).
+    /// With `wait`, an empty "after" page waits up to that long for the next event (long-poll).
+    func history(_ id: ConversationID, caller: Caller, afterSeq: Int64?, beforeSeq: Int64?, limit: Int, wait: Duration?) async throws -> EventPage {
+        let conversation = try await visible(id, to: caller)
+        let epoch = try await store.epoch()
+        let limit = min(max(limit, 1), Limits.maxEventPage)
+        if let beforeSeq {
+            let events = try await store.events(id, app: conversation.appID, beforeSeq: beforeSeq, limit: limit)
+            return EventPage(conversationID: id, epoch: epoch, events: events, lastSeq: conversation.lastSeq,
+                             hasMore: (events.first?.seq ?? 1) > 1)
+        }
+        let after = afterSeq ?? 0
+        let read: @Sendable () async throws -> ([ConversationEvent], Int64) = { [store] in
+            let events = try await store.events(id, app: conversation.appID, afterSeq: after, limit: limit + 1)
+            let lastSeq = try await store.conversation(id, app: conversation.appID)?.lastSeq ?? conversation.lastSeq
+            return (events, lastSeq)
+        }
+        let (events, lastSeq) = if let wait, wait > .zero {
+            try await hub.waitForEvents(in: id, timeout: wait, check: read, isEmpty: { $0.0.isEmpty })
+        } else {
+            try await read()
+        }
+        return EventPage(conversationID: id, epoch: epoch, events: Array(events.prefix(limit)), lastSeq: lastSeq, hasMore: events.count > limit)
+    }
+
+    // MARK: Changing
+
+    /// A visitor opens a conversation in a queue (the app's first queue when none is named).
+    func open(_ request: OpenConversationRequest, by visitor: VisitorCaller) async throws -> Conversation {
+        if let subject = request.subject { try Validation.shortText(subject, field: "subject") }
+        try Validation.attributes(request.attributes ?? [:])
+        let queues = try await store.queues(app: visitor.appID)
+        let queue: Queue
+        if let queueID = request.queueID {
+            guard let match = queues.first(where: { $0.id == queueID }) else { throw APIError.notFound("queue not found") }
+            queue = match
+        } else {
+            guard let first = queues.first else { throw APIError.conflict("no_queue", "the app has no queue yet") }
+            queue = first
+        }
+        let rank = await routing.tailRank()
+        let now = Date()
+        let commit = try await store.commit(.open(.init(
+            id: .generate(at: now), appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
+            subject: request.subject, attributes: request.attributes ?? [:], queueRank: rank, at: now)))
+        try await afterCommit(commit, rank: rank)
+        logger.debug("conversation opened", metadata: ["parley.conversation": "\(commit.conversation.id)"])
+        return try await visible(commit.conversation.id, to: .visitor(visitor))
+    }
+
+    /// Stores a text message (idempotent by client message id) and returns the commit.
+    func send(_ id: ConversationID, clientMessageID: String, text: String, by caller: Caller) async throws -> ConversationCommit {
+        try Validation.clientMessageID(clientMessageID)
+        try Validation.messageText(text)
+        let conversation = try await visible(id, to: caller)
+        let rank = conversation.state == .ended ? await routing.tailRank() : 0
+        let commit = try await store.commit(.postMessage(.init(
+            conversationID: id, appID: conversation.appID, author: caller.participant, clientMessageID: clientMessageID,
+            text: text, reopenRank: rank, at: Date())))
+        try await afterCommit(commit, rank: rank)
+        return commit
+    }
+
+    /// Ends a conversation (a visitor's end while queued cancels it). Ending an ended one changes nothing.
+    func end(_ id: ConversationID, by caller: Caller) async throws -> Conversation {
+        let conversation = try await visible(id, to: caller)
+        let commit = try await store.commit(.end(.init(conversationID: id, appID: conversation.appID, by: caller.participant, at: Date())))
+        try await afterCommit(commit, rank: 0)
+        return commit.conversation
+    }
+
+    /// Marks the conversation read up to `seq` for the caller.
+    func markRead(_ id: ConversationID, seq: Int64, by caller: Caller) async throws -> ConversationCommit {
+        let conversation = try await visible(id, to: caller)
+        let commit = try await store.commit(.markRead(.init(conversationID: id, appID: conversation.appID, by: caller.participant, seq: seq, at: Date())))
+        hub.publish(commit)
+        return commit
+    }
+
+    /// Tells the conversation's other subscribers that the caller is typing (live only).
+    func typing(_ id: ConversationID, isTyping: Bool, by caller: Caller, connection: UInt64? = nil) async throws {
+        _ = try await visible(id, to: caller)
+        hub.send(.typing(.init(conversationID: id, participant: caller.participant, isTyping: isTyping)), toSubscribersOf: id, except: connection)
+    }
+
+    /// An agent takes a queued conversation by hand.
+    func accept(_ id: ConversationID, by agent: AgentCaller) async throws -> Conversation {
+        let conversation = try await visible(id, to: .agent(agent))
+        guard conversation.state == .queued else { throw APIError.conflict("invalid_state", "the conversation is not queued") }
+        try await routing.accept(id, by: agent.agentID)
+        return try await visible(id, to: .agent(agent))
+    }
+
+    /// Publishes a commit, then tells routing when the conversation entered or left the queue or ended.
+    private func afterCommit(_ commit: ConversationCommit, rank: Int64) async throws {
+        hub.publish(commit)
+        guard !commit.isDuplicate else { return }
+        for event in commit.events {
+            guard case .stateChanged(let change) = event.body else { continue }
+            switch change.to {
+            case .queued: await routing.conversationQueued(commit.conversation, rank: rank)
+            case .ended: await routing.conversationEnded(commit.conversation.id)
+            case .assigned: break
+            }
+        }
+    }
+}

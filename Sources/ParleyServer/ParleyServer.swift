@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ParleyCore
+import ParleyStore
+import ServiceLifecycle
+
+/// The server: everything parleyd serves, over a store. ``buildApplication(_:store:logger:onServerRunning:)``
+/// is the front door; tests call it with port 0 and a temporary database.
+public struct ParleyServer: Sendable {
+    public let configuration: ServerConfiguration
+    let store: any ParleyStore
+    let hub: Hub
+    let routing: RoutingEngine
+    let conversations: ConversationService
+    let admin: AdminService
+    let authenticator: Authenticator
+    let visitorTokens: VisitorTokens
+    let hasher: PasswordHasher
+    /// A bcrypt hash of random bytes, checked for unknown emails so a login's timing tells nothing.
+    let decoyHash: String
+    let logger: Logger
+
+    /// Assembles the server's parts over a store.
+    public init(configuration: ServerConfiguration, store: any ParleyStore, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        hub = Hub()
+        routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
+        conversations = ConversationService(store: store, hub: hub, routing: routing, logger: logger)
+        hasher = PasswordHasher(cost: configuration.passwordCost)
+        admin = AdminService(store: store, hasher: hasher) { [routing] agent in await routing.agentUpdated(agent) }
+        visitorTokens = VisitorTokens(key: configuration.tokenKey, lifetime: configuration.visitorTokenLifetime)
+        authenticator = Authenticator(store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken)
+        decoyHash = Bcrypt.hash(UUID().uuidString, cost: configuration.passwordCost)
+    }
+
+    /// The administration service (used by `parleyd admin` and the first-start demo).
+    public var administration: AdminService { admin }
+
+    /// Builds the Hummingbird application: loads routing state, then serves HTTP and `/v1/realtime`.
+    /// - Parameter onServerRunning: called with the bound port once the server listens.
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws -> some ApplicationProtocol {
+        try await routing.start()
+
+        let router = Router(context: ParleyRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        addHealthRoutes(to: router)
+        addSessionRoutes(to: router)
+        addConversationRoutes(to: router)
+        addAdminRoutes(to: router)
+        router.get("v1/realtime") { request, _ -> Response in
+            _ = try await self.authenticator.caller(of: request)
+            throw APIError(status: .upgradeRequired, code: "upgrade_required", message: "connect with a WebSocket upgrade")
+        }
+
+        let socketRouter = Router(context: ParleyRequestContext.self)
+        socketRouter.ws("v1/realtime") { request, _ in
+            guard case .operator = try await self.authenticator.caller(of: request) else { return .upgrade([:]) }
+            return .dontUpgrade
+        } onUpgrade: { inbound, outbound, context in
+            let caller = try await self.authenticator.caller(of: context.request)
+            try await RealtimeSession(server: self, caller: caller, channel: context.requestContext.channel)
+                .run(inbound: inbound, outbound: outbound)
+        }
+
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: socketRouter,
+                configuration: .init(
+                    maxFrameSize: Limits.maxFrameBytes,
+                    autoPing: .enabled(timePeriod: configuration.heartbeat))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
+            services: [RoutingService(routing: routing)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}
+
+/// Builds parleyd's application over a store: the library's front door.
+public func buildApplication(
+    _ configuration: ServerConfiguration, store: any ParleyStore, logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    try await ParleyServer(configuration: configuration, store: store, logger: logger).makeApplication(onServerRunning: onServerRunning)
+}
+
+/// Stops routing's timers when the server shuts down.
+struct RoutingService: Service {
+    let routing: RoutingEngine
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await routing.stop()
+    }
+}

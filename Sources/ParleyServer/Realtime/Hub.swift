@@ -1,0 +1,161 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+import Synchronization
+
+/// Who hears what, in this process: conversation subscribers, each visitor's connections, each
+/// app's agent connections, and long-poll waiters. Publishing only queues; it never waits.
+final class Hub: Sendable {
+    private struct State {
+        var subscribers: [ConversationID: [UInt64: RealtimeConnection]] = [:]
+        var visitors: [VisitorID: [UInt64: RealtimeConnection]] = [:]
+        var appAgents: [AppID: [UInt64: RealtimeConnection]] = [:]
+        var agents: [AgentID: [UInt64: RealtimeConnection]] = [:]
+        var waiters: [ConversationID: [UInt64: AsyncStream<Void>.Continuation]] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+
+    /// A fresh id for a connection or waiter.
+    func makeID() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+    }
+
+    // MARK: Connections
+
+    /// Registers a connection for its caller's live frames (visitor frames, or the app's inbox).
+    func register(_ connection: RealtimeConnection) {
+        state.withLock { state in
+            switch connection.caller {
+            case .visitor(let visitor):
+                state.visitors[visitor.visitorID, default: [:]][connection.id] = connection
+            case .agent(let agent):
+                state.appAgents[agent.appID, default: [:]][connection.id] = connection
+                state.agents[agent.agentID, default: [:]][connection.id] = connection
+            case .operator:
+                break
+            }
+        }
+    }
+
+    /// Forgets a connection everywhere.
+    func unregister(_ connection: RealtimeConnection) {
+        state.withLock { state in
+            switch connection.caller {
+            case .visitor(let visitor):
+                state.visitors[visitor.visitorID]?[connection.id] = nil
+                if state.visitors[visitor.visitorID]?.isEmpty == true { state.visitors[visitor.visitorID] = nil }
+            case .agent(let agent):
+                state.appAgents[agent.appID]?[connection.id] = nil
+                if state.appAgents[agent.appID]?.isEmpty == true { state.appAgents[agent.appID] = nil }
+                state.agents[agent.agentID]?[connection.id] = nil
+                if state.agents[agent.agentID]?.isEmpty == true { state.agents[agent.agentID] = nil }
+            case .operator:
+                break
+            }
+            for conversation in Array(state.subscribers.keys) where state.subscribers[conversation]?[connection.id] != nil {
+                state.subscribers[conversation]![connection.id] = nil
+                if state.subscribers[conversation]!.isEmpty { state.subscribers[conversation] = nil }
+            }
+        }
+        connection.finish()
+    }
+
+    func subscribe(_ connection: RealtimeConnection, to conversation: ConversationID) {
+        state.withLock { $0.subscribers[conversation, default: [:]][connection.id] = connection }
+    }
+
+    func unsubscribe(_ connection: RealtimeConnection, from conversation: ConversationID) {
+        state.withLock { state in
+            state.subscribers[conversation]?[connection.id] = nil
+            if state.subscribers[conversation]?.isEmpty == true { state.subscribers[conversation] = nil }
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Tells everyone concerned about a commit: subscribers get the events; when the state changed,
+    /// the visitor and the app's agents get the conversation's summary; long-poll waiters wake.
+    func publish(_ commit: ConversationCommit) {
+        guard !commit.events.isEmpty, !commit.isDuplicate else { return }
+        let conversation = commit.conversation
+        let stateChanged = commit.events.contains { if case .stateChanged = $0.body { true } else { false } }
+        let (subscribers, visitors, agents, waiters) = state.withLock { state in
+            let waiters = state.waiters.removeValue(forKey: conversation.id).map { Array($0.values) } ?? []
+            return (
+                Array((state.subscribers[conversation.id] ?? [:]).values),
+                stateChanged ? Array((state.visitors[conversation.visitorID] ?? [:]).values) : [],
+                stateChanged ? Array((state.appAgents[conversation.appID] ?? [:]).values) : [],
+                waiters
+            )
+        }
+        for connection in subscribers { connection.enqueue(.events(conversation.id, commit.events)) }
+        for connection in visitors + agents { connection.enqueue(.frame(.conversation(conversation))) }
+        for waiter in waiters {
+            waiter.yield()
+            waiter.finish()
+        }
+    }
+
+    /// Sends a live frame to every connection of a visitor.
+    func send(_ frame: ServerFrame, toVisitor visitor: VisitorID) {
+        let connections = state.withLock { Array(($0.visitors[visitor] ?? [:]).values) }
+        for connection in connections { connection.enqueue(.frame(frame)) }
+    }
+
+    /// Sends a live frame to the subscribers of a conversation, but the one that caused it.
+    func send(_ frame: ServerFrame, toSubscribersOf conversation: ConversationID, except: UInt64? = nil) {
+        let connections = state.withLock { Array(($0.subscribers[conversation] ?? [:]).values) }
+        for connection in connections where connection.id != except { connection.enqueue(.frame(frame)) }
+    }
+
+    /// Sends a live frame to every connection of an agent.
+    func send(_ frame: ServerFrame, toAgent agent: AgentID) {
+        let connections = state.withLock { Array(($0.agents[agent] ?? [:]).values) }
+        for connection in connections { connection.enqueue(.frame(frame)) }
+    }
+
+    // MARK: Long-poll
+
+    /// Runs `check`; when it finds nothing, waits until the conversation gets an event or the
+    /// timeout passes, then runs `check` once more. The waiter is registered before the first
+    /// check, so an event committed in between is never missed.
+    func waitForEvents<T: Sendable>(
+        in conversation: ConversationID, timeout: Duration, check: @Sendable () async throws -> T, isEmpty: (T) -> Bool
+    ) async throws -> T {
+        let id = makeID()
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        state.withLock { $0.waiters[conversation, default: [:]][id] = continuation }
+        defer {
+            state.withLock { state in
+                state.waiters[conversation]?[id] = nil
+                if state.waiters[conversation]?.isEmpty == true { state.waiters[conversation] = nil }
+            }
+        }
+        let first = try await check()
+        guard isEmpty(first) else { return first }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in stream { return }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+            }
+            await group.next()
+            group.cancelAll()
+            continuation.finish()
+        }
+        return try await check()
+    }
+
+    /// How many connections are open now (for `/health` and the tests).
+    var connectionCount: Int {
+        state.withLock { state in
+            state.visitors.values.reduce(0) { $0 + $1.count } + state.agents.values.reduce(0) { $0 + $1.count }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// How parleyd runs. Every default is the one stated; parleyd sets these from flags and environment.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind. Default `127.0.0.1`.
+    public var host: String = "127.0.0.1"
+    /// The port to bind; 0 picks a free one (tests). Default 8080.
+    public var port: Int = 8080
+    /// The key that signs visitor tokens (32 random bytes; parleyd keeps it in the data directory).
+    public var tokenKey: Data
+    /// How long a visitor token lasts. Default 30 days.
+    public var visitorTokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// How long an agent session lasts. Default 12 hours.
+    public var agentSessionLifetime: TimeInterval = 12 * 3600
+    /// How long an agent who went offline or lost every connection keeps their conversations before
+    /// they go back to the head of the queue. Default 120 s.
+    public var offlineGrace: TimeInterval = 120
+    /// The operator token for app-level administration (`Authorization: Bearer …`); nil disables it.
+    /// Default nil.
+    public var adminToken: String?
+    /// How many frames may wait for a slow realtime reader before it is cut off. Default 4096.
+    public var realtimeBufferLimit: Int = 4096
+    /// WebSocket ping interval; a peer that misses a pong for this long is disconnected. Default 30 s.
+    public var heartbeat: Duration = .seconds(30)
+    /// bcrypt cost for agent passwords. Default 12.
+    public var passwordCost: UInt8 = 12
+    /// The version `/health` reports.
+    public var version: String = ParleyVersion.current
+
+    /// Creates a configuration with the given token key and the defaults above.
+    public init(tokenKey: Data) {
+        self.tokenKey = tokenKey
+    }
+}
+
+/// Parley's version.
+public enum ParleyVersion {
+    public static let current = "0.1.0"
+}

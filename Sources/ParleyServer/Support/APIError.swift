@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ParleyCore
+import ParleyStore
+
+/// The one error the server answers with: a status and `{"error": {"code": "…", "message": "…"}}`.
+public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+
+    public init(status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// 400: malformed JSON, missing or invalid fields.
+    public static func badRequest(_ message: String) -> APIError { .init(status: .badRequest, code: "bad_request", message: message) }
+    /// 401: missing, malformed, expired or revoked token, or wrong credentials.
+    public static func unauthorized(_ message: String = "a valid token is required") -> APIError {
+        .init(status: .unauthorized, code: "unauthorized", message: message)
+    }
+    /// 403: the caller is known but may not do this (an agent calling an admin route of its own app).
+    public static func forbidden(_ message: String) -> APIError { .init(status: .forbidden, code: "forbidden", message: message) }
+    /// 404: absent, or present but not the caller's to see: the two are never told apart.
+    public static func notFound(_ message: String = "not found") -> APIError { .init(status: .notFound, code: "not_found", message: message) }
+    /// 409: the same client message id with other content, or a change that does not fit the state.
+    public static func conflict(_ code: String, _ message: String) -> APIError { .init(status: .conflict, code: code, message: message) }
+    /// 413: a body, message or frame over its limit.
+    public static func tooLarge(_ message: String) -> APIError { .init(status: .contentTooLarge, code: "too_large", message: message) }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    /// True for a 5xx: the server's fault, worth logging.
+    public var isServerFault: Bool { status.code >= 500 }
+
+    /// The error as a body value.
+    public var body: ErrorBody { ErrorBody(code: code, message: message) }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try ParleyJSON.encode(body)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Maps any error to the API error a client sees; unknown errors become a 500 that reveals nothing.
+    public static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as StoreError:
+            if error.isNotFound { return .notFound(error.message) }
+            if error.isIdempotencyConflict { return .conflict("idempotency_conflict", error.message) }
+            if error.isDuplicate { return .conflict("duplicate", error.message) }
+            return .conflict("invalid_state", error.message)
+        case let error as Validation.Failure:
+            return error.isTooLarge ? .tooLarge(error.description) : .badRequest(error.description)
+        case let error as HTTPError:
+            switch error.status {
+            case .contentTooLarge: return .tooLarge("the request body is over \(Limits.maxRequestBodyBytes) bytes")
+            case .notFound: return .notFound()
+            case .methodNotAllowed: return .init(status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed")
+            case .badRequest: return .badRequest(error.body ?? "bad request")
+            case .unauthorized: return .unauthorized()
+            default: return .init(status: error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
+            }
+        default:
+            return .init(status: .internalServerError, code: "internal", message: "the server failed; the request may be retried")
+        }
+    }
+}
+
+/// Turns every error thrown by a route into the one JSON error body, and logs server faults.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = APIError.from(error)
+            if apiError.isServerFault {
+                context.logger.error("request failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))", "error": "\(error)"])
+            }
+            return try apiError.response(from: request, context: context)
+        }
+    }
+}
+
+extension DecodingError {
+    /// A short explanation naming the field, without echoing input values.
+    var fieldMessage: String {
+        func path(_ context: Context) -> String {
+            let names = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return names.isEmpty ? "body" : names.joined(separator: ".")
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "missing field \(parent == "body" ? key.stringValue : parent + "." + key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type for \(path(context))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            return "invalid value for \(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "invalid body"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// parleyd: the Parley server.
+@main
+struct Parleyd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parleyd",
+        abstract: "The Parley server: conversations, routing and realtime delivery.",
+        discussion: """
+            Run the server with its embedded SQLite database:
+              parleyd                                # 127.0.0.1:8080, data in ./data
+              parleyd serve --port 9000 --data-dir /var/lib/parley
+
+            Manage apps, queues and agents on the local database:
+              parleyd admin app create --name "Acme"
+              parleyd admin agent create --app app_… --name Ann --email ann@acme.test
+            """,
+        subcommands: [Serve.self, Admin.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Options every subcommand shares: where the data lives, how much to log.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "The data directory (env PARLEY_DATA_DIR; default ./data).")
+    var dataDirectory: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env PARLEY_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    var resolvedDataDirectory: String {
+        dataDirectory ?? ProcessInfo.processInfo.environment["PARLEY_DATA_DIR"] ?? "data"
+    }
+
+    func makeLogger() -> Logger {
+        let levelName = logLevel ?? ProcessInfo.processInfo.environment["PARLEY_LOG_LEVEL"] ?? "info"
+        var logger = Logger(label: "parleyd")
+        logger.logLevel = Logger.Level(rawValue: levelName) ?? .info
+        return logger
+    }
+}

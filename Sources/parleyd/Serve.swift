@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ParleyCore
+import ParleyServer
+import ParleyStoreSQLite
+
+/// `parleyd serve`: runs the server until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (the default).",
+        discussion: """
+            Every option also reads an environment variable; a flag wins over it.
+            On first start with an empty database it creates a demo app, queue and agent and prints them.
+            """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The address to bind (env PARLEY_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "The port to bind, 0 for any free one (env PARLEY_PORT; default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("offline-grace"), help: "Seconds an agent who went offline keeps their conversations (env PARLEY_OFFLINE_GRACE; default 120).")
+    var offlineGrace: Double?
+
+    @Option(name: .customLong("admin-token"), help: "Operator token for /v1/admin/apps (env PARLEY_ADMIN_TOKEN; default: none, disabled).")
+    var adminToken: String?
+
+    @Option(name: .customLong("password-cost"), help: ArgumentHelp("bcrypt cost for agent passwords (default 12).", visibility: .hidden))
+    var passwordCost: UInt8?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = common.makeLogger()
+        let data = DataDirectory(path: common.resolvedDataDirectory)
+        let store = try data.openStore()
+
+        var configuration = ServerConfiguration(tokenKey: try data.tokenKey())
+        configuration.host = host ?? environment["PARLEY_HOST"] ?? "127.0.0.1"
+        configuration.port = try port ?? environment["PARLEY_PORT"].map { text in
+            guard let value = Int(text) else { throw ValidationError("PARLEY_PORT must be a number") }
+            return value
+        } ?? 8080
+        if let grace = offlineGrace ?? environment["PARLEY_OFFLINE_GRACE"].flatMap(Double.init) { configuration.offlineGrace = grace }
+        configuration.adminToken = adminToken ?? environment["PARLEY_ADMIN_TOKEN"]
+        if let passwordCost { configuration.passwordCost = passwordCost }
+
+        let server = ParleyServer(configuration: configuration, store: store, logger: logger)
+        let demo = try await server.administration.bootstrapDemo()
+        let host = configuration.host
+        let app = try await server.makeApplication { port in
+            Banner.print(demo: demo, host: host, port: port)
+        }
+        logger.info("starting", metadata: ["parley.data": "\(data.path)", "parley.version": "\(configuration.version)"])
+        try await app.runService()
+        // Every request has finished; let the last commits land before the process ends.
+        try await store.close()
+        logger.info("stopped")
+    }
+}
+
+/// What parleyd prints once it listens.
+enum Banner {
+    static func print(demo: DemoSetup?, host: String, port: Int) {
+        let base = "http://\(host):\(port)"
+        var lines = ["", "Parley \(ParleyVersion.current) is listening on \(base)"]
+        if let demo {
+            lines += [
+                "",
+                "First start: created a demo app, queue and agent.",
+                "  app id:       \(demo.app.app.id)",
+                "  queue:        \(demo.queue.id) (\(demo.queue.name))",
+                "  agent login:  \(demo.agent.email)",
+                "  password:     \(demo.password)   (shown once; change it with parleyd admin agent update)",
+            ]
+        }
+        lines += [
+            "",
+            "  health:       \(base)/health",
+            "  HTTP API:     \(base)/v1   (docs/protocol.md)",
+            "  realtime:     ws://\(host):\(port)/v1/realtime",
+            "",
+        ]
+        Swift.print(lines.joined(separator: "\n"))
+        fflush(nil)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+import Testing
+
+// MARK: - Group commit and ordering
+
+extension StoreConformance {
+    static func append_concurrentSends_seqsAreGapFreeAndUnique(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let id = try await fixture.open().conversation.id
+        let sends = 200
+
+        let commits = try await withThrowingTaskGroup(of: ConversationCommit.self) { group in
+            for index in 0..<sends {
+                group.addTask {
+                    try await fixture.post(id, by: fixture.visitorParticipant, text: "message \(index)", clientID: "c\(index)")
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        let returned = commits.flatMap(\.events)
+        #expect(commits.allSatisfy { $0.events.count == 1 && !$0.isDuplicate })
+        #expect(returned.map(\.seq).sorted() == Array(2...Int64(sends + 1)), "seqs 2…201, no gap, no duplicate")
+        #expect(commits.allSatisfy { $0.conversation.lastSeq == $0.events.last?.seq }, "each commit reports its own last seq")
+
+        let stored = try await fixture.allEvents(id)
+        #expect(stored.map(\.seq) == Array(1...Int64(sends + 1)))
+        let storedBySeq = Dictionary(uniqueKeysWithValues: stored.map { ($0.seq, $0) })
+        for event in returned {
+            #expect(storedBySeq[event.seq] == event, "the event returned for seq \(event.seq) is the one stored there")
+        }
+        #expect(Set(stored.compactMap(\.message?.clientMessageID)) == Set((0..<sends).map { "c\($0)" }))
+        #expect(try await fixture.stored(id).lastSeq == Int64(sends + 1))
+    }
+
+    static func append_concurrentSendsToTwentyConversations_eachConversationGapFree(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        var ids: [ConversationID] = []
+        for _ in 0..<20 { ids.append(try await fixture.open().conversation.id) }
+        let perConversation = 15
+        let conversations = ids
+
+        let commits = try await withThrowingTaskGroup(of: ConversationCommit.self) { group in
+            // Interleave: round r sends message r to every conversation.
+            for round in 0..<perConversation {
+                for id in conversations {
+                    group.addTask {
+                        try await fixture.post(id, by: fixture.visitorParticipant, text: "r\(round)", clientID: "r\(round)")
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(commits.count == 20 * perConversation)
+        let returnedByConversation = Dictionary(grouping: commits.flatMap(\.events), by: \.conversationID)
+        for id in ids {
+            let returned = try #require(returnedByConversation[id])
+            #expect(returned.map(\.seq).sorted() == Array(2...Int64(perConversation + 1)), "conversation \(id)")
+            let stored = try await fixture.allEvents(id)
+            #expect(stored.map(\.seq) == Array(1...Int64(perConversation + 1)), "conversation \(id)")
+            #expect(Set(stored.dropFirst()) == Set(returned), "conversation \(id) stored exactly what was returned")
+            #expect(try await fixture.stored(id).lastSeq == Int64(perConversation + 1))
+        }
+    }
+
+    static func groupCommit_failingChangesAmongConcurrentOnes_rollBackAlone(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let id = try await fixture.open().conversation.id
+        try await fixture.assign(id)  // seqs 2, 3
+
+        // Good sends from the visitor, interleaved with sends the lifecycle rejects (an agent who is
+        // not assigned) and with idempotency conflicts: each rejection must undo only its own change.
+        try await fixture.post(id, by: fixture.visitorParticipant, text: "taken", clientID: "taken")  // seq 4
+        enum Outcome: Sendable { case stored(ConversationEvent), invalidState, conflict, other(String) }
+        let outcomes = await withTaskGroup(of: Outcome.self) { group in
+            for index in 0..<150 {
+                group.addTask {
+                    do {
+                        switch index % 3 {
+                        case 0:
+                            return .stored(try #require(await fixture.post(id, by: fixture.visitorParticipant, text: "ok \(index)", clientID: "ok\(index)").events.only))
+                        case 1:
+                            _ = try await fixture.post(id, by: fixture.otherAgentParticipant, text: "nope", clientID: "bad\(index)")
+                        default:
+                            _ = try await fixture.post(id, by: fixture.visitorParticipant, text: "other \(index)", clientID: "taken")
+                        }
+                        return .other("succeeded")
+                    } catch let error as StoreError where error.isInvalidState {
+                        return .invalidState
+                    } catch let error as StoreError where error.isIdempotencyConflict {
+                        return .conflict
+                    } catch {
+                        return .other("\(error)")
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        var stored: [ConversationEvent] = []
+        var invalid = 0, conflicts = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .stored(let event): stored.append(event)
+            case .invalidState: invalid += 1
+            case .conflict: conflicts += 1
+            case .other(let what): Issue.record("unexpected outcome: \(what)")
+            }
+        }
+        #expect(stored.count == 50)
+        #expect(invalid == 50)
+        #expect(conflicts == 50)
+        #expect(stored.map(\.seq).sorted() == Array(5...54))
+        let all = try await fixture.allEvents(id)
+        #expect(all.map(\.seq) == Array(1...54))
+        #expect(Array(all.suffix(50)).sorted { $0.seq < $1.seq } == stored.sorted { $0.seq < $1.seq })
+        #expect(all.allSatisfy { $0.author.id != fixture.otherAgent.id.rawValue }, "no rejected change left a trace")
+        #expect(try await fixture.stored(id).lastSeq == 54)
+    }
+}
+
+// MARK: - Durability
+
+extension StoreConformance {
+    /// Fills `store`, closes it, opens the same database again with `reopen` and checks that
+    /// everything is there, then keeps writing to the reopened store.
+    static func reopen_keepsEveryEventAndEpoch(
+        _ store: any ParleyStore, reopen: @Sendable () async throws -> any ParleyStore
+    ) async throws {
+        let fixture = try await Fixture.make(store)
+        let epoch = try await store.epoch()
+        #expect(!epoch.isEmpty)
+        #expect(try await store.epoch() == epoch, "the epoch is fixed")
+
+        let first = try await fixture.open().conversation.id
+        try await fixture.assign(first)
+        try await fixture.post(first, by: fixture.agentParticipant, text: "hello", clientID: "a1")
+        try await fixture.markRead(first, by: fixture.visitorParticipant, seq: 4)
+        let second = try await fixture.open(by: fixture.otherVisitor, rank: 9).conversation.id
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask { try await fixture.post(second, by: fixture.otherVisitorParticipant, text: "\(index)", clientID: "c\(index)") }
+            }
+            try await group.waitForAll()
+        }
+
+        let eventsBefore = [first: try await fixture.allEvents(first), second: try await fixture.allEvents(second)]
+        let conversationsBefore = try await store.conversations(ConversationQuery(appID: fixture.app.id))
+        let activeBefore = try await store.activeConversations()
+        try await store.close()
+
+        let reopened = try await reopen()
+        do {
+            #expect(try await reopened.epoch() == epoch)
+            for id in [first, second] {
+                let events = try await reopened.events(id, app: fixture.app.id, afterSeq: 0, limit: 1_000)
+                #expect(events == eventsBefore[id], "every event of \(id) survived")
+            }
+            #expect(try await reopened.events(second, app: fixture.app.id, afterSeq: 0, limit: 1_000).map(\.seq) == Array(1...41))
+            #expect(try await reopened.conversations(ConversationQuery(appID: fixture.app.id)) == conversationsBefore)
+            #expect(Set(try await reopened.activeConversations()) == Set(activeBefore))
+            #expect(try await reopened.readSeq(first, participant: fixture.visitorParticipant) == 4)
+            #expect(try await reopened.app(fixture.app.id)?.secretKey == "sk_acme")
+            #expect(try await reopened.agent(fixture.agent.id)?.agent == fixture.agent)
+            #expect(try await reopened.visitor(fixture.visitor.id, app: fixture.app.id) == fixture.visitor)
+
+            // Numbering and idempotency carry on where they stopped.
+            let after = Fixture(store: reopened, clock: fixture.clock, app: fixture.app, otherApp: fixture.otherApp,
+                                queue: fixture.queue, secondQueue: fixture.secondQueue, otherAppQueue: fixture.otherAppQueue,
+                                agent: fixture.agent, otherAgent: fixture.otherAgent, visitor: fixture.visitor,
+                                otherVisitor: fixture.otherVisitor)
+            let next = try await after.post(second, by: fixture.otherVisitorParticipant, text: "after reopen", clientID: "after")
+            #expect(next.events.map(\.seq) == [42])
+            let resent = try await after.post(second, by: fixture.otherVisitorParticipant, text: "7", clientID: "c7")
+            #expect(resent.isDuplicate == true)
+        } catch {
+            try? await reopened.close()
+            throw error
+        }
+        try await reopened.close()
+    }
+
+    static func epoch_freshDatabase_differs(_ store: any ParleyStore, fresh: any ParleyStore) async throws {
+        let epoch = try await store.epoch()
+        let freshEpoch = try await fresh.epoch()
+        #expect(!epoch.isEmpty)
+        #expect(!freshEpoch.isEmpty)
+        #expect(epoch != freshEpoch)
+    }
+
+    /// Commits racing `close()` may fail (a store that is closing refuses new work), but every
+    /// commit that returned is durable and the numbering has no hole.
+    static func close_withCommitsInFlight_keepsEveryAcknowledgedCommit(
+        _ store: any ParleyStore, reopen: @Sendable () async throws -> any ParleyStore
+    ) async throws {
+        let fixture = try await Fixture.make(store)
+        let id = try await fixture.open().conversation.id
+
+        let acknowledged = try await withThrowingTaskGroup(of: ConversationEvent?.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    try? await fixture.post(id, by: fixture.visitorParticipant, text: "\(index)", clientID: "c\(index)").events.only
+                }
+            }
+            // Let some of them commit, then close while the rest are in flight.
+            var events: [ConversationEvent?] = []
+            for try await event in group {
+                events.append(event)
+                if events.count == 10 { try await store.close() }
+            }
+            return events.compactMap { $0 }
+        }
+        #expect(acknowledged.count >= 10)
+
+        let reopened = try await reopen()
+        let stored = try await reopened.events(id, app: fixture.app.id, afterSeq: 0, limit: 1_000)
+        try await reopened.close()
+        #expect(stored.map(\.seq) == Array(1...Int64(stored.count)), "no hole in the numbering")
+        let storedBySeq = Dictionary(uniqueKeysWithValues: stored.map { ($0.seq, $0) })
+        for event in acknowledged {
+            #expect(storedBySeq[event.seq] == event, "acknowledged seq \(event.seq) survived")
+        }
+    }
+}

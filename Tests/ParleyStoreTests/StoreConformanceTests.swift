@@ -1,0 +1,256 @@
+import ParleyStore
+import Testing
+
+/// Runs every ``StoreConformance`` check once per store implementation in ``StoreFactory/all``,
+/// each against a fresh, empty database.
+@Suite("Store conformance")
+struct StoreConformanceTests {
+    typealias Check = @Sendable (any ParleyStore) async throws -> Void
+
+    private func run(_ factory: StoreFactory, _ check: Check) async throws {
+        try await factory.withStore(check)
+    }
+
+    // MARK: Apps, queues, agents, sessions
+
+    @Test(arguments: StoreFactory.all)
+    func apps_insertFindUpdate_roundTrip(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.apps_insertFindUpdate_roundTrip)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func queues_insertListUpdate_roundTripPerApp(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.queues_insertListUpdate_roundTripPerApp)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func agents_insertFind_roundTripKeepingQueueOrder(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.agents_insertFind_roundTripKeepingQueueOrder)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func agentEmail_differingOnlyInCase_isDuplicate(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.agentEmail_differingOnlyInCase_isDuplicate)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func updateAgent_nilPasswordHash_keepsHashAndUpdatesFields(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.updateAgent_nilPasswordHash_keepsHashAndUpdatesFields)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func sessions_insertFindDelete_roundTrip(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.sessions_insertFindDelete_roundTrip)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func deleteSessions_agent_removesOnlyThatAgentsSessions(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.deleteSessions_agent_removesOnlyThatAgentsSessions)
+    }
+
+    // MARK: Visitors
+
+    @Test(arguments: StoreFactory.all)
+    func upsertVisitor_sameDevice_returnsSameVisitor(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.upsertVisitor_sameDevice_returnsSameVisitor)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func upsertVisitor_givenProfileFields_updateAndNilFieldsKeep(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.upsertVisitor_givenProfileFields_updateAndNilFieldsKeep)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func upsertVisitor_sameDeviceOtherApp_isDifferentVisitor(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.upsertVisitor_sameDeviceOtherApp_isDifferentVisitor)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func visitor_otherApp_isNil(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.visitor_otherApp_isNil)
+    }
+
+    // MARK: Conversation lifecycle
+
+    @Test(arguments: StoreFactory.all)
+    func open_startsQueuedWithOpenedEventAtSeq1(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.open_startsQueuedWithOpenedEventAtSeq1)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func open_existingIDOrUnknownQueue_isRejected(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.open_existingIDOrUnknownQueue_isRejected)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func assign_queued_addsStateChangedAndParticipantJoinedAtSeq2And3(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.assign_queued_addsStateChangedAndParticipantJoinedAtSeq2And3)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func messages_fromAssignedAgentAndVisitor_areStoredInOrder(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.messages_fromAssignedAgentAndVisitor_areStoredInOrder)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func endByAgent_assigned_endsWithParticipantLeft(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.endByAgent_assigned_endsWithParticipantLeft)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func endByVisitor_assigned_endsAndAgentLeaves(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.endByVisitor_assigned_endsAndAgentLeaves)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func visitorMessage_intoEnded_reopensQueuedThenStoresMessage(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.visitorMessage_intoEnded_reopensQueuedThenStoresMessage)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func endByVisitor_queued_isCancelled(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.endByVisitor_queued_isCancelled)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func end_ended_isNoOpWithoutEvents(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.end_ended_isNoOpWithoutEvents)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func agentNotAssigned_cannotPostOrEnd(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.agentNotAssigned_cannotPostOrEnd)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func requeue_assigned_leavesOfflineAndStoresGivenRank(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.requeue_assigned_leavesOfflineAndStoresGivenRank)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func activeConversations_listQueuedAndAssignedOfEveryApp(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.activeConversations_listQueuedAndAssignedOfEveryApp)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func conversationsQuery_filtersByVisitorAgentStateNewestFirst(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.conversationsQuery_filtersByVisitorAgentStateNewestFirst)
+    }
+
+    // MARK: Idempotency
+
+    @Test(arguments: StoreFactory.all)
+    func postMessage_sameClientIDSameContent_returnsOriginalAsDuplicate(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.postMessage_sameClientIDSameContent_returnsOriginalAsDuplicate)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func postMessage_sameClientIDOtherContent_throwsIdempotencyConflict(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.postMessage_sameClientIDOtherContent_throwsIdempotencyConflict)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func postMessage_concurrentResends_storeOneMessage(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.postMessage_concurrentResends_storeOneMessage)
+    }
+
+    // MARK: Scoping
+
+    @Test(arguments: StoreFactory.all)
+    func reads_otherApp_returnNothing(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.reads_otherApp_returnNothing)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func commit_otherApp_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.commit_otherApp_throwsNotFound)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func otherVisitor_postEndOrRead_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.otherVisitor_postEndOrRead_throwsNotFound)
+    }
+
+    @Test(.bug(id: "store-client-id-before-author", "Client message id is checked before the author: another visitor learns the conversation exists"),
+          arguments: StoreFactory.all)
+    func otherVisitor_reusingClientMessageID_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.otherVisitor_reusingClientMessageID_throwsNotFound)
+    }
+
+    @Test(.bug(id: "store-end-ended-visitor-check", "Ending an ended conversation skips the visitor check and returns it to any visitor"),
+          arguments: StoreFactory.all)
+    func otherVisitor_endingEnded_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.otherVisitor_endingEnded_throwsNotFound)
+    }
+
+    // MARK: Group commit and ordering
+
+    @Test(arguments: StoreFactory.all)
+    func append_concurrentSends_seqsAreGapFreeAndUnique(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.append_concurrentSends_seqsAreGapFreeAndUnique)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func append_concurrentSendsToTwentyConversations_eachConversationGapFree(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.append_concurrentSendsToTwentyConversations_eachConversationGapFree)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func groupCommit_failingChangesAmongConcurrentOnes_rollBackAlone(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.groupCommit_failingChangesAmongConcurrentOnes_rollBackAlone)
+    }
+
+    // MARK: History paging
+
+    @Test(arguments: StoreFactory.all)
+    func eventsAfterSeq_returnOldestFirstWindowAfterCursor(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.eventsAfterSeq_returnOldestFirstWindowAfterCursor)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func eventsBeforeSeq_returnNewestWindowBeforeCursorOldestFirst(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.eventsBeforeSeq_returnNewestWindowBeforeCursorOldestFirst)
+    }
+
+    // MARK: Read markers
+
+    @Test(arguments: StoreFactory.all)
+    func markRead_storesReadEventAndReadSeq(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.markRead_storesReadEventAndReadSeq)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func markRead_atOrBelowPreviousRead_isNoOp(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.markRead_atOrBelowPreviousRead_isNoOp)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func markRead_seqOutOfRange_throwsInvalidState(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.markRead_seqOutOfRange_throwsInvalidState)
+    }
+
+    // MARK: Durability
+
+    @Test(arguments: StoreFactory.all)
+    func reopen_keepsEveryEventAndEpoch(_ factory: StoreFactory) async throws {
+        try await factory.withDatabase { database in
+            try await StoreConformance.reopen_keepsEveryEventAndEpoch(try await database.open(), reopen: database.open)
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func epoch_freshDatabase_differs(_ factory: StoreFactory) async throws {
+        try await factory.withStore { store in
+            try await factory.withStore { fresh in
+                try await StoreConformance.epoch_freshDatabase_differs(store, fresh: fresh)
+            }
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func close_withCommitsInFlight_keepsEveryAcknowledgedCommit(_ factory: StoreFactory) async throws {
+        try await factory.withDatabase { database in
+            try await StoreConformance.close_withCommitsInFlight_keepsEveryAcknowledgedCommit(try await database.open(), reopen: database.open)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ParleyStore
+import ParleyStoreSQLite
+import Testing
+
+/// One database a conformance check runs against: a way to open a store on it (again, for the
+/// durability checks) and a way to throw it away afterwards.
+struct TestDatabase: Sendable {
+    /// Opens a new store on this database; every call opens a fresh connection to the same data.
+    let open: @Sendable () async throws -> any ParleyStore
+    /// Removes the database (its folder, its schema…). Called once, after the last store is closed.
+    let remove: @Sendable () async -> Void
+}
+
+/// Makes fresh, empty databases of one store implementation.
+///
+/// Every conformance test runs once per entry of ``all``. To hold another implementation to the same
+/// behaviour (PostgreSQL), add a factory that creates a fresh database (or schema) per call.
+struct StoreFactory: Sendable, CustomTestStringConvertible {
+    let name: String
+    let makeDatabase: @Sendable () async throws -> TestDatabase
+
+    var testDescription: String { name }
+
+    /// The implementations the suite runs against. Evaluated once; prints which stores run.
+    static let all: [StoreFactory] = {
+        let factories = [sqlite]
+        print("ParleyStoreTests: conformance suite runs against \(factories.map(\.name).joined(separator: ", "))")
+        return factories
+    }()
+
+    /// A fresh `SQLiteStore` in a unique temporary folder, file `parley.sqlite`.
+    static let sqlite = StoreFactory(name: "SQLite") {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-store-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("parley.sqlite").path
+        return TestDatabase(
+            open: { try SQLiteStore(path: path) },
+            remove: { try? FileManager.default.removeItem(at: folder) })
+    }
+
+    /// Runs `body` with a database of this kind, removing it afterwards (also when `body` throws).
+    func withDatabase(_ body: (TestDatabase) async throws -> Void) async throws {
+        let database = try await makeDatabase()
+        do {
+            try await body(database)
+        } catch {
+            await database.remove()
+            throw error
+        }
+        await database.remove()
+    }
+
+    /// Runs `body` with a store on a fresh, empty database, closing and removing it afterwards.
+    func withStore(_ body: (any ParleyStore) async throws -> Void) async throws {
+        try await withDatabase { database in
+            let store = try await database.open()
+            do {
+                try await body(store)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+        }
+    }
+}
