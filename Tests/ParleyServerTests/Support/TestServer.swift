@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Logging
+import ParleyCore
+import ParleyServer
+import ParleyStore
+import ParleyStoreSQLite
+import ServiceLifecycle
+import Testing
+
+/// A real parleyd in this process: a fresh SQLite file, 127.0.0.1:0, the demo app, queue and agent.
+final class TestServer: Sendable {
+    let port: Int
+    let store: SQLiteStore
+    let directory: URL
+    let demo: DemoSetup
+    let adminToken = "test-operator-token"
+    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
+    var appID: AppID { demo.app.app.id }
+
+    private init(port: Int, store: SQLiteStore, directory: URL, demo: DemoSetup, task: Task<Void, any Error>, group: ServiceGroup) {
+        self.port = port
+        self.store = store
+        self.directory = directory
+        self.demo = demo
+        self.task = task
+        self.group = group
+    }
+
+    /// Starts a server; `configure` adjusts its configuration (grace time, buffer limits…).
+    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
+        var configuration = ServerConfiguration(tokenKey: Data(repeating: 7, count: 32))
+        configuration.port = 0
+        configuration.passwordCost = 4
+        configuration.adminToken = "test-operator-token"
+        configure(&configuration)
+        var logger = Logger(label: "parleyd-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        let server = ParleyServer(configuration: configuration, store: store, logger: logger)
+        guard let demo = try await server.administration.bootstrapDemo() else { throw TestFailure("expected an empty database") }
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try await server.makeApplication { port in portContinuation.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("server did not start") }
+        return TestServer(port: port, store: store, directory: directory, demo: demo, task: task, group: group)
+    }
+
+    /// Stops the server gracefully and deletes its files.
+    func stop(keepFiles: Bool = false) async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        try? await store.close()
+        if !keepFiles { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    // MARK: Fixtures
+
+    /// A new visitor session for a device.
+    func visitor(_ device: String = "device-\(UUID().uuidString)", name: String? = "Visitor", app: AppID? = nil) async throws -> VisitorSession {
+        try await http.post("/v1/visitor/session", VisitorSessionRequest(appID: app ?? appID, deviceID: device, name: name), as: VisitorSession.self)
+    }
+
+    /// Logs in the demo agent.
+    func demoAgent() async throws -> AgentSession {
+        try await http.post("/v1/agent/login", AgentLoginRequest(email: demo.agent.email, password: demo.password), as: AgentSession.self)
+    }
+
+    /// Creates an agent in an app (default: the demo app and queue) and logs them in.
+    func agent(name: String = "Agent", capacity: Int = 3, app: AppID? = nil, queues: [QueueID]? = nil, role: AgentRole = .agent) async throws -> AgentSession {
+        let email = "agent-\(UUID().uuidString.prefix(8))@test.parley".lowercased()
+        let appID = app ?? appID
+        _ = try await http.post(
+            "/v1/admin/apps/\(appID)/agents",
+            CreateAgentRequest(name: name, email: email, password: "password-123", role: role, queueIDs: queues ?? (app == nil ? [demo.queue.id] : nil), capacity: capacity),
+            token: adminToken, as: CreatedAgent.self)
+        return try await http.post("/v1/agent/login", AgentLoginRequest(email: email, password: "password-123"), as: AgentSession.self)
+    }
+
+    /// Creates another app with one queue.
+    func otherApp() async throws -> (AppCredentials, Queue) {
+        let app = try await http.post("/v1/admin/apps", CreateAppRequest(name: "Other"), token: adminToken, as: AppCredentials.self)
+        let queue = try await http.post("/v1/admin/apps/\(app.app.id)/queues", QueueRequest(name: "Main"), token: adminToken, as: Queue.self)
+        return (app, queue)
+    }
+
+    var http: TestHTTP { TestHTTP(baseURL: baseURL) }
+
+    /// Opens a realtime socket with a token.
+    func socket(_ token: String) async throws -> TestSocket {
+        try await TestSocket.connect(url: realtimeURL, token: token)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a body against a fresh server and always stops it.
+func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T) async throws -> T {
+    let server = try await TestServer.start(configure: configure)
+    do {
+        let value = try await body(server)
+        await server.stop()
+        return value
+    } catch {
+        await server.stop()
+        throw error
+    }
+}

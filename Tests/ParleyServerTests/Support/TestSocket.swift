@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOWebSocket
+import ParleyCore
+import Synchronization
+import WSClient
+
+/// A realtime client for tests: frames in arrive on a stream; `next(…)` awaits one that matches.
+final class TestSocket: Sendable {
+    private let outbound = Mutex<WebSocketOutboundWriter?>(nil)
+    let buffer = FrameBuffer()
+    /// The close code the server sent, once closed.
+    let closeCode = Mutex<WebSocketErrorCode?>(nil)
+    private let closedSignal = FrameBuffer()
+
+    private init() {}
+
+    /// Connects and waits for the `ready` frame.
+    static func connect(url: String, token: String) async throws -> TestSocket {
+        let socket = TestSocket()
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
+        var configuration = WebSocketClientConfiguration()
+        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        configuration.maxFrameSize = 1 << 20
+        Task {
+            do {
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) { inbound, outbound, _ in
+                    socket.outbound.withLock { $0 = outbound }
+                    readyContinuation.yield(.success(()))
+                    let decoder = ParleyJSON.makeDecoder()
+                    for try await message in inbound.messages(maxSize: 1 << 22) {
+                        guard case .text(let text) = message else { continue }
+                        if let frame = try? decoder.decode(ServerFrame.self, from: Data(text.utf8)) {
+                            socket.buffer.push(frame)
+                        }
+                    }
+                }
+                socket.closeCode.withLock { $0 = close?.closeCode }
+            } catch {
+                readyContinuation.yield(.failure(error))
+            }
+            socket.buffer.finish()
+            socket.closedSignal.finish()
+        }
+        var readyIterator = ready.makeAsyncIterator()
+        try await readyIterator.next()?.get()
+        let first = try await socket.next(timeout: .seconds(10))
+        guard case .ready = first else { throw TestFailure("expected ready, got \(first)") }
+        return socket
+    }
+
+    /// Sends a client frame.
+    func send(_ frame: ClientFrame) async throws {
+        try await sendText(String(decoding: try ParleyJSON.encode(frame), as: UTF8.self))
+    }
+
+    func sendText(_ text: String) async throws {
+        guard let outbound = outbound.withLock({ $0 }) else { throw TestFailure("not connected") }
+        try await outbound.write(.text(text))
+    }
+
+    func sendBinary(_ bytes: [UInt8]) async throws {
+        guard let outbound = outbound.withLock({ $0 }) else { throw TestFailure("not connected") }
+        try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+    }
+
+    /// The oldest frame not yet taken.
+    func next(timeout: Duration = .seconds(10)) async throws -> ServerFrame {
+        try await buffer.take(timeout: timeout) { _ in true }
+    }
+
+    /// The oldest frame that matches (others stay for later checks); throws after `timeout`.
+    func next(timeout: Duration = .seconds(10), where matches: @escaping @Sendable (ServerFrame) -> Bool) async throws -> ServerFrame {
+        try await buffer.take(timeout: timeout, where: matches)
+    }
+
+    /// Waits for the next event of a conversation that matches.
+    func nextEvent(in conversation: ConversationID, timeout: Duration = .seconds(10), where matches: @escaping @Sendable (ConversationEvent) -> Bool = { _ in true }) async throws -> ConversationEvent {
+        let frame = try await next(timeout: timeout) { frame in
+            if case .event(let event) = frame { return event.conversationID == conversation && matches(event) }
+            return false
+        }
+        guard case .event(let event) = frame else { throw TestFailure("unreachable") }
+        return event
+    }
+
+    /// Events of a conversation received so far and not taken, in arrival order (takes them).
+    func takeEvents(in conversation: ConversationID, quiet: Duration = .milliseconds(300)) async -> [ConversationEvent] {
+        var events: [ConversationEvent] = []
+        while let event = try? await nextEvent(in: conversation, timeout: quiet) { events.append(event) }
+        return events
+    }
+
+    /// Closes the socket normally and waits until it is closed.
+    func close() async {
+        if let outbound = outbound.withLock({ $0 }) {
+            try? await outbound.close(.normalClosure, reason: nil)
+        }
+        try? await waitUntilClosed()
+    }
+
+    /// Waits until the connection is closed (by either side).
+    func waitUntilClosed(timeout: Duration = .seconds(30)) async throws {
+        _ = try? await closedSignal.take(timeout: timeout) { _ in false }
+        guard closedSignal.isFinished else { throw TestFailure("socket still open after \(timeout)") }
+    }
+}
