@@ -60,14 +60,16 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             return .conflict("invalid_state", error.message)
         case let error as Validation.Failure:
             return error.isTooLarge ? .tooLarge(error.description) : .badRequest(error.description)
-        case let error as HTTPError:
+        case let error as any HTTPResponseError:
+            // Hummingbird's own errors (no route, body over the limit, …), in our shape.
+            let detail = (error as? HTTPError)?.body
             switch error.status {
             case .contentTooLarge: return .tooLarge("the request body is over \(Limits.maxRequestBodyBytes) bytes")
             case .notFound: return .notFound()
             case .methodNotAllowed: return .init(status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed")
-            case .badRequest: return .badRequest(error.body ?? "bad request")
+            case .badRequest: return .badRequest(detail ?? "bad request")
             case .unauthorized: return .unauthorized()
-            default: return .init(status: error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
+            default: return .init(status: error.status, code: "http_\(error.status.code)", message: detail ?? error.status.reasonPhrase)
             }
         default:
             return .init(status: .internalServerError, code: "internal", message: "the server failed; the request may be retried")

@@ -101,6 +101,9 @@ final class TestSocket: Sendable {
         try? await waitUntilClosed()
     }
 
+    /// The close code the server sent, once the socket is closed.
+    var receivedCloseCode: WebSocketErrorCode? { closeCode.withLock { $0 } }
+
     /// Waits until the connection is closed (by either side).
     func waitUntilClosed(timeout: Duration = .seconds(30)) async throws {
         _ = try? await closedSignal.take(timeout: timeout) { _ in false }

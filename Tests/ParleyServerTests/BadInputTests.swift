@@ -1,0 +1,115 @@
+import Foundation
+import NIOWebSocket
+import ParleyCore
+import ParleyServer
+import Testing
+
+@Suite(.timeLimit(.minutes(2)))
+struct BadInputTests {
+    @Test func malformedAndInvalidHTTPBodies_get400_andStoreNothing() async throws {
+        try await withServer { server in
+            let session = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: session.token, as: Conversation.self)
+            let path = "/v1/conversations/\(conversation.id)/messages"
+            let cases: [(String, Int, String)] = [
+                ("{not json", 400, "bad_request"),
+                (#"{"text":"no id"}"#, 400, "bad_request"),
+                (#"{"client_message_id":"e1","text":""}"#, 400, "bad_request"),
+                (#"{"client_message_id":"e2","text":"   \n "}"#, 400, "bad_request"),
+                (#"{"client_message_id":"","text":"hi"}"#, 400, "bad_request"),
+                (#"{"client_message_id":"e3","text":42}"#, 400, "bad_request"),
+                (#"{"client_message_id":"e4","text":"\#(String(repeating: "x", count: Limits.maxMessageLength + 1))"}"#, 413, "too_large"),
+            ]
+            for (body, status, code) in cases {
+                let reply = try await server.http.request("POST", path, body: Data(body.utf8), token: session.token)
+                #expect(reply.status == status, "\(body.prefix(40)) → \(reply.status)")
+                #expect(reply.error?.error.code == code)
+                #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
+            }
+            let huge = Data(#"{"client_message_id":"big","text":"\#(String(repeating: "y", count: Limits.maxRequestBodyBytes))"}"#.utf8)
+            let tooBig = try await server.http.request("POST", path, body: huge, token: session.token)
+            #expect(tooBig.status == 413)
+            let atLimit = try await server.http.send("POST", path, SendMessageRequest(clientMessageID: "limit", text: String(repeating: "é", count: Limits.maxMessageLength)), token: session.token)
+            #expect(atLimit.status == 201)
+            let badSession = try await server.http.request("POST", "/v1/visitor/session", body: Data(#"{"app_id":"\#(server.appID)","device_id":"short"}"#.utf8))
+            #expect(badSession.status == 400)
+            let unknownApp = try await server.http.send("POST", "/v1/visitor/session", VisitorSessionRequest(appID: .generate(), deviceID: "device-000001"))
+            #expect(unknownApp.status == 404)
+            let page = try await server.http.get("/v1/conversations/\(conversation.id)/events", token: session.token, as: EventPage.self)
+            #expect(page.events.compactMap(\.message).map(\.clientMessageID) == ["limit"])
+        }
+    }
+
+    @Test func badExpiredAndForgedTokens_get401() async throws {
+        try await withServer(configure: { $0.visitorTokenLifetime = 1 }) { server in
+            let session = try await server.visitor()
+            for token in [nil, "garbage", "pv1.e30.AAAA", "pa1.unknown-session", session.token + "x"] {
+                let reply = try await server.http.request("GET", "/v1/conversations", token: token)
+                #expect(reply.status == 401, "\(token ?? "none")")
+                #expect(reply.error?.error.code == "unauthorized")
+            }
+            // A token signed with another key is refused too.
+            let parts = session.token.split(separator: ".")
+            let forged = "pv1.\(parts[1]).\(String(repeating: "A", count: 43))"
+            #expect(try await server.http.request("GET", "/v1/conversations", token: forged).status == 401)
+            try await Task.sleep(for: .seconds(2.1))
+            let expired = try await server.http.request("GET", "/v1/conversations", token: session.token)
+            #expect(expired.status == 401)
+            let upgrade = try await server.http.request("GET", "/v1/realtime", token: session.token)
+            #expect(upgrade.status == 401)
+        }
+    }
+
+    @Test func loggedOutAgentToken_isRevoked() async throws {
+        try await withServer { server in
+            let agent = try await server.demoAgent()
+            #expect(try await server.http.request("GET", "/v1/agent/me", token: agent.token).status == 200)
+            #expect(try await server.http.request("POST", "/v1/agent/logout", token: agent.token).status == 204)
+            #expect(try await server.http.request("GET", "/v1/agent/me", token: agent.token).status == 401)
+            let wrong = try await server.http.send("POST", "/v1/agent/login", AgentLoginRequest(email: server.demo.agent.email, password: "wrong-password"))
+            #expect(wrong.status == 401)
+        }
+    }
+
+    @Test func badFramesOnTheSocket_getErrorFrames_andStoreNothing() async throws {
+        try await withServer { server in
+            let session = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: session.token, as: Conversation.self)
+            let socket = try await server.socket(session.token)
+            let inputs: [(String, String)] = [
+                ("{nope", "bad_frame"),
+                (#"{"type":"shout","text":"hi"}"#, "unknown_frame"),
+                (#"{"type":"send","conversation_id":"\#(conversation.id)","text":"no id"}"#, "bad_frame"),
+                (#"{"type":"send","conversation_id":"\#(conversation.id)","client_message_id":"z1","text":""}"#, "bad_request"),
+                (#"{"type":"send","conversation_id":"\#(conversation.id)","client_message_id":"z2","text":"\#(String(repeating: "x", count: Limits.maxMessageLength + 1))"}"#, "too_large"),
+                (#"{"type":"read","conversation_id":"\#(conversation.id)","seq":99}"#, "invalid_state"),
+            ]
+            for (text, code) in inputs {
+                try await socket.sendText(text)
+                let frame = try await socket.next { if case .error = $0 { true } else { false } }
+                guard case .error(let error) = frame else { throw TestFailure("no error for \(text.prefix(30))") }
+                #expect(error.code == code, "\(text.prefix(40)) → \(error.code)")
+            }
+            try await socket.sendBinary([1, 2, 3])
+            let binary = try await socket.next { if case .error = $0 { true } else { false } }
+            guard case .error(let binaryError) = binary else { throw TestFailure("no error for binary") }
+            #expect(binaryError.code == "bad_frame")
+            // The socket still works after all that.
+            try await socket.send(.ping(.init(ref: "still-alive")))
+            #expect(try await socket.next { if case .pong = $0 { true } else { false } } == .pong(.init(ref: "still-alive")))
+            let page = try await server.http.get("/v1/conversations/\(conversation.id)/events", token: session.token, as: EventPage.self)
+            #expect(page.lastSeq == 1)
+            await socket.close()
+        }
+    }
+
+    @Test func oversizedFrame_closesTheSocketWith1009() async throws {
+        try await withServer { server in
+            let session = try await server.visitor()
+            let socket = try await server.socket(session.token)
+            try await socket.sendText(String(repeating: "a", count: Limits.maxFrameBytes + 1))
+            try await socket.waitUntilClosed()
+            #expect(socket.receivedCloseCode == .messageTooLarge)
+        }
+    }
+}
