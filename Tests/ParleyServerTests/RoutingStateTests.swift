@@ -1,0 +1,158 @@
+import Foundation
+import ParleyCore
+@testable import ParleyServer
+import Testing
+
+/// The routing state machine alone: inputs in, actions out, time passed in by hand.
+struct RoutingStateTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let queue = QueueID.generate(at: Date(timeIntervalSince1970: 1))
+    let otherQueue = QueueID.generate(at: Date(timeIntervalSince1970: 2))
+
+    func agent(_ index: Int, capacity: Int = 2, queues: [QueueID]? = nil, availability: Availability = .online) -> RoutingState.AgentProfile {
+        .init(id: AgentID(rawValue: "agt_0000000000000000000000000\(index)"), queueIDs: queues ?? [queue], capacity: capacity,
+              availability: availability, isDisabled: false)
+    }
+
+    func conversation(_ index: Int) -> ConversationID { ConversationID(rawValue: "cnv_000000000000000000000000\(String(format: "%02d", index))") }
+    func visitor(_ index: Int) -> VisitorID { VisitorID(rawValue: "vis_000000000000000000000000\(String(format: "%02d", index))") }
+
+    /// A state with agents loaded and connected.
+    func makeState(_ agents: [RoutingState.AgentProfile], grace: TimeInterval = 60) -> RoutingState {
+        var state = RoutingState(graceDuration: grace)
+        for profile in agents {
+            _ = state.agentUpdated(profile, now: start)
+            _ = state.agentConnected(profile.id, now: start)
+        }
+        return state
+    }
+
+    @Test func noAgent_conversationsWait_andEachIsToldItsPosition() {
+        var state = RoutingState(graceDuration: 60)
+        var actions: [RoutingState.Action] = []
+        for index in 1...3 {
+            actions += state.conversationQueued(conversation(index), queue: queue, visitor: visitor(index), rank: Int64(index), now: start)
+        }
+        #expect(actions == [
+            .announcePosition(conversation(1), visitor: visitor(1), position: 1),
+            .announcePosition(conversation(2), visitor: visitor(2), position: 2),
+            .announcePosition(conversation(3), visitor: visitor(3), position: 3),
+        ])
+        #expect(state.position(of: conversation(3)) == 3)
+        // Cancelling the first moves the others up, and only they are told.
+        #expect(state.conversationEnded(conversation(1), now: start) == [
+            .announcePosition(conversation(2), visitor: visitor(2), position: 1),
+            .announcePosition(conversation(3), visitor: visitor(3), position: 2),
+        ])
+    }
+
+    @Test func agentComingOnline_takesTheOldestWaitingUpToCapacity() {
+        var state = RoutingState(graceDuration: 60)
+        for index in 1...3 {
+            _ = state.conversationQueued(conversation(index), queue: queue, visitor: visitor(index), rank: Int64(index), now: start)
+        }
+        let profile = agent(1, capacity: 2)
+        _ = state.agentUpdated(profile, now: start)
+        let actions = state.agentConnected(profile.id, now: start)
+        #expect(actions == [
+            .assign(conversation(1), to: profile.id),
+            .assign(conversation(2), to: profile.id),
+            .announcePosition(conversation(3), visitor: visitor(3), position: 1),
+        ])
+        #expect(state.load(of: profile.id) == 2)
+        // A freed slot takes the next one.
+        #expect(state.conversationEnded(conversation(1), now: start) == [.assign(conversation(3), to: profile.id)])
+    }
+
+    @Test func leastLoadedFirst_thenLongestIdle_thenId() {
+        var state = makeState([agent(1, capacity: 5), agent(2, capacity: 5)])
+        let first = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        #expect(first == [.assign(conversation(1), to: agent(1).id)])  // equal load, never assigned: smaller id
+        let second = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: 2, now: start.addingTimeInterval(1))
+        #expect(second == [.assign(conversation(2), to: agent(2).id)])  // least loaded
+        let third = state.conversationQueued(conversation(3), queue: queue, visitor: visitor(3), rank: 3, now: start.addingTimeInterval(2))
+        #expect(third == [.assign(conversation(3), to: agent(1).id)])  // equal load: agent 1 idle longer
+    }
+
+    @Test func awayOfflineDisabledOrOtherQueue_getNothing() {
+        var state = makeState([
+            agent(1, availability: .away), agent(2, availability: .offline), agent(3, queues: [otherQueue]),
+            .init(id: agent(4).id, queueIDs: [queue], capacity: 2, availability: .online, isDisabled: true),
+            agent(5, capacity: 0),
+        ])
+        let actions = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        #expect(actions == [.announcePosition(conversation(1), visitor: visitor(1), position: 1)])
+    }
+
+    @Test func onlineButNotConnected_getsNothing_untilItConnects() {
+        var state = RoutingState(graceDuration: 60)
+        _ = state.agentUpdated(agent(1), now: start)
+        #expect(state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+            == [.announcePosition(conversation(1), visitor: visitor(1), position: 1)])
+        #expect(state.agentConnected(agent(1).id, now: start) == [.assign(conversation(1), to: agent(1).id)])
+    }
+
+    @Test func disconnectPastGrace_requeuesAtTheHeadInTheirOrder() {
+        var state = makeState([agent(1, capacity: 2)], grace: 30)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 10, now: start)
+        _ = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: 20, now: start)
+        _ = state.conversationQueued(conversation(3), queue: queue, visitor: visitor(3), rank: 30, now: start)
+        let leave = state.agentDisconnected(agent(1).id, now: start)
+        #expect(leave == [.scheduleGrace(agent(1).id, deadline: start.addingTimeInterval(30))])
+        // Too early: nothing happens.
+        #expect(state.graceExpired(agent: agent(1).id, now: start.addingTimeInterval(10)).isEmpty)
+        let expired = state.graceExpired(agent: agent(1).id, now: start.addingTimeInterval(30))
+        let requeues = expired.compactMap { action -> ConversationID? in
+            if case .requeue(let id, _, _) = action { return id }
+            return nil
+        }
+        #expect(Set(requeues) == [conversation(1), conversation(2)])
+        #expect(state.position(of: conversation(1)) == 1)
+        #expect(state.position(of: conversation(2)) == 2)
+        #expect(state.position(of: conversation(3)) == 3)
+        #expect(state.load(of: agent(1).id) == 0)
+    }
+
+    @Test func reconnectWithinGrace_cancelsTheRequeue() {
+        var state = makeState([agent(1)], grace: 30)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        _ = state.agentDisconnected(agent(1).id, now: start)
+        _ = state.agentConnected(agent(1).id, now: start.addingTimeInterval(5))
+        #expect(state.graceExpired(agent: agent(1).id, now: start.addingTimeInterval(30)).isEmpty)
+        #expect(state.owner(of: conversation(1)) == agent(1).id)
+    }
+
+    @Test func goingOfflineExplicitly_startsTheGraceToo() {
+        var state = makeState([agent(1)], grace: 10)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        var offline = agent(1)
+        offline.availability = .offline
+        #expect(state.agentUpdated(offline, now: start) == [.scheduleGrace(agent(1).id, deadline: start.addingTimeInterval(10))])
+    }
+
+    @Test func manualAccept_respectsCapacityAndWaitingState() {
+        var state = makeState([agent(1, capacity: 1, availability: .away)])
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        _ = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: 2, now: start)
+        // Conversation 1 keeps position 1, so nobody else needs telling.
+        #expect(state.accept(conversation(2), by: agent(1).id, now: start) == [.assign(conversation(2), to: agent(1).id)])
+        #expect(state.owner(of: conversation(2)) == agent(1).id)
+        #expect(state.accept(conversation(1), by: agent(1).id, now: start) == nil)  // at capacity
+        #expect(state.accept(conversation(9), by: agent(1).id, now: start) == nil)  // not waiting
+    }
+
+    @Test func failedAssignment_putsTheConversationBackWhenItStillWaits() {
+        var state = makeState([agent(1, capacity: 1)])
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 5, now: start)
+        #expect(state.owner(of: conversation(1)) == agent(1).id)
+        let actions = state.assignmentFailed(conversation(1), agent: agent(1).id, queue: queue, visitor: visitor(1), requeueAt: 5, now: start)
+        // The agent's slot is free again, so it is offered again at once.
+        #expect(actions == [.assign(conversation(1), to: agent(1).id)])
+    }
+
+    @Test func tailRanks_growEvenWithinOneMillisecond() {
+        var state = RoutingState(graceDuration: 60)
+        let ranks = (0..<5).map { _ in state.tailRank(now: start) }
+        #expect(ranks == ranks.sorted() && Set(ranks).count == 5)
+    }
+}
