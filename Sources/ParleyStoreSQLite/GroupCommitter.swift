@@ -19,6 +19,7 @@ final class GroupCommitter: Sendable {
     private struct State {
         var pending: [Pending] = []
         var isFlushing = false
+        var statistics = GroupCommitStatistics()
     }
 
     private let writer: DatabasePool
@@ -29,6 +30,9 @@ final class GroupCommitter: Sendable {
         self.writer = writer
         self.maxBatch = maxBatch
     }
+
+    /// What the committer has done since the store opened.
+    var statistics: GroupCommitStatistics { state.withLock { $0.statistics } }
 
     /// Runs `work` in the next group transaction and returns its value once that is durable.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -55,6 +59,11 @@ final class GroupCommitter: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
+            state.withLock { state in
+                state.statistics.units += batch.count
+                state.statistics.transactions += 1
+                state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
+            }
             let works = batch.map(\.work)
             do {
                 let results: [Result<any Sendable, any Error>] = try await writer.write { db in
@@ -80,4 +89,14 @@ final class GroupCommitter: Sendable {
             }
         }
     }
+}
+
+/// Counters of a group committer: how many units of work shared how many transactions (fsyncs).
+public struct GroupCommitStatistics: Sendable, Hashable {
+    /// Changes committed (or attempted).
+    public var units = 0
+    /// Transactions run, each one fsync.
+    public var transactions = 0
+    /// The most changes one transaction carried.
+    public var largestBatch = 0
 }

@@ -50,6 +50,9 @@ public final class SQLiteStore: ParleyStore {
 
     public func epoch() async throws -> String { storedEpoch }
 
+    /// How conversation changes were grouped into transactions so far.
+    public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
+
     public func close() async throws {
         // Wait for writes in flight: a barrier write runs after every write queued before it.
         try await pool.barrierWriteWithoutTransaction { _ in }

@@ -143,3 +143,38 @@ struct ConversationFlowTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(2)))
+struct GroupCommitTests {
+    @Test func concurrentSends_shareTransactions_andEachIsAckedWithItsOwnSeq() async throws {
+        try await withServer { server in
+            let session = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: session.token, as: Conversation.self)
+            let before = server.store.groupCommitStatistics
+            let sockets = try await withThrowingTaskGroup(of: TestSocket.self) { group in
+                for _ in 0..<8 { group.addTask { try await server.socket(session.token) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // 8 sockets × 25 sends in flight at once.
+            for (index, socket) in sockets.enumerated() {
+                for message in 0..<25 {
+                    try await socket.send(.send(.init(ref: "\(message)", conversationID: conversation.id, clientMessageID: "g\(index)-\(message)", text: "m")))
+                }
+            }
+            var seqs: [Int64] = []
+            for socket in sockets {
+                for _ in 0..<25 {
+                    guard case .ack(let ack) = try await socket.next(where: { if case .ack = $0 { true } else { false } }) else { continue }
+                    seqs.append(ack.event.seq)
+                }
+            }
+            #expect(seqs.sorted() == Array(2...201))
+            let after = server.store.groupCommitStatistics
+            let units = after.units - before.units, transactions = after.transactions - before.transactions
+            print("group commit: \(units) changes in \(transactions) transactions, largest batch \(after.largestBatch)")
+            #expect(units == 200)
+            #expect(transactions < units, "every send had its own transaction and fsync")
+            for socket in sockets { await socket.close() }
+        }
+    }
+}
