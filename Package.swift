@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
+        .library(name: "ParleyStore", targets: ["ParleyStore"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
         .executable(name: "parleyd", targets: ["parleyd"]),
