@@ -10,15 +10,16 @@ extension SQLiteStore {
 
     /// Applies one change inside the group transaction (in its own savepoint).
     static func apply(_ change: ConversationChange, in db: Database) throws -> ConversationCommit {
+        // Cached statements: the hot path runs these thousands of times a second; parsing each is waste.
         let row = try Row.fetchOne(
-            db, sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?",
+            db.cachedStatement(sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?"),
             arguments: [change.conversationID.rawValue, change.appID.rawValue])
         let current = row.map(SQLiteRows.conversation)
         let currentRank: Int64? = row?["queue_rank"]
 
         if case .postMessage(let post) = change, let current,
            let stored = try Row.fetchOne(
-               db, sql: "SELECT body FROM events WHERE conversation_id = ? AND client_message_id = ?",
+               db.cachedStatement(sql: "SELECT body FROM events WHERE conversation_id = ? AND client_message_id = ?"),
                arguments: [post.conversationID.rawValue, post.clientMessageID]) {
             let event = try SQLiteRows.event(stored)
             guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text else {
@@ -50,11 +51,10 @@ extension SQLiteStore {
         conversation.updatedAt = change.at
         try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
         for event in events {
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """).execute(
                 arguments: [event.conversationID.rawValue, event.seq, event.body.type, event.author.role.rawValue, event.author.id,
                             event.message?.clientMessageID, String(decoding: try ParleyJSON.encode(event), as: UTF8.self),
                             Timestamp.millis(event.createdAt)])
@@ -86,13 +86,11 @@ extension SQLiteStore {
                     """,
                 arguments: arguments)
         } else {
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     UPDATE conversations SET app_id = ?, queue_id = ?, visitor_id = ?, subject = ?, attributes = ?, state = ?,
                         agent_id = ?, last_seq = ?, queue_rank = ?, queued_at = ?, created_at = ?, updated_at = ?
                     WHERE id = ?
-                    """,
-                arguments: arguments)
+                    """).execute(arguments: arguments)
         }
     }
 

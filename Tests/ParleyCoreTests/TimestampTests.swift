@@ -83,7 +83,8 @@ struct TimestampTests {
                     failures.append("millis \(text) → \(Timestamp.format(stored))")
                 }
             }
-            #expect(failures.isEmpty, "\(failures.count) of 2000 round trips changed, first: \(failures.prefix(3))")
+            let count = failures.count
+            #expect(count == 0, "\(count) of 2000 round trips changed, first: \(failures.prefix(3))")
         }
     }
 }

@@ -17,7 +17,7 @@ struct CrashDurabilityTests {
     /// Concurrent clients, each with its own visitor and conversation.
     static let clients = 6
     /// SIGKILLs while the clients send (one more follows once they are done, before the final read).
-    static let killRounds = 4
+    static let killRounds = 8
     /// How long after a healthy (re)start each kill comes, at random.
     static let killDelay = 150...600
     /// Each client sends at least this many messages, keeps sending until the last kill round is
@@ -124,6 +124,36 @@ struct CrashDurabilityTests {
         #expect(tally.problems.isEmpty, "\(tally.problems.count) problems, first: \(tally.problems.first ?? "")")
         #expect(elapsed < .seconds(90), "the durability test must stay under 90 s")
         if !tally.problems.isEmpty || tally.lost > 0 || tally.duplicated > 0 { print(server.stderrTail()) }
+        try await server.kill()  // reaped here; the deferred cleanup only covers early exits
+    }
+
+    /// The checker itself: it must see each kind of damage the crash test looks for.
+    @Test func tally_countsLostDuplicatedReorderedAndGaps() {
+        let id = ConversationID.generate()
+        let author = Participant.system
+        func event(_ seq: Int64, _ clientID: String?) -> ConversationEvent {
+            let body: EventBody = clientID.map { .message(MessageBody(clientMessageID: $0, text: "text \($0)")) }
+                ?? .stateChanged(StateChange(from: nil, to: .queued, reason: .opened))
+            return ConversationEvent(conversationID: id, seq: seq, createdAt: Date(), author: author, body: body)
+        }
+        func sent(_ clientID: String, acked seq: Int64?) -> SentMessage {
+            SentMessage(clientMessageID: clientID, text: "text \(clientID)", attempts: 1, ackedSeq: seq)
+        }
+        var report = ClientReport(plan: ClientPlan(index: 0, token: "t", conversationID: id))
+        report.sent = [sent("m0", acked: 2), sent("m1", acked: 3), sent("m2", acked: 4), sent("m3", acked: 5), sent("m4", acked: nil)]
+
+        var clean = Tally()
+        clean.check(report, events: [event(1, nil), event(2, "m0"), event(3, "m1"), event(4, "m2"), event(5, "m3")], lastSeq: 5)
+        #expect(clean.acknowledged == 4 && clean.sent == 5 && clean.lost == 0 && clean.duplicated == 0 && clean.outOfOrder == 0)
+        #expect(clean.problems.isEmpty, "\(clean.problems)")
+
+        // m1 lost, m0 stored twice, m3 before m2, and a gap at seq 4.
+        var damaged = Tally()
+        damaged.check(report, events: [event(1, nil), event(2, "m0"), event(3, "m0"), event(5, "m3"), event(6, "m2")], lastSeq: 6)
+        #expect(damaged.lost == 1)
+        #expect(damaged.duplicated == 1)
+        #expect(damaged.outOfOrder == 1)
+        #expect(damaged.problems.contains { $0.contains("without gaps: 1…3, 5…6") })
     }
 
     // MARK: - The killer

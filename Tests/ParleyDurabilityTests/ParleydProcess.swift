@@ -170,7 +170,8 @@ final class ParleydSupervisor: Sendable {
         state.withLock { $0.process = nil }
     }
 
-    /// Cleanup for any exit path: SIGKILL whatever runs, without waiting (synchronous, for `defer`).
+    /// Cleanup for any exit path (synchronous, for `defer`): SIGKILL whatever runs and give Foundation
+    /// up to 2 s to reap it, so no zombie outlives the test.
     func killNow() {
         let process = state.withLock { state -> Process? in
             let process = state.process
@@ -178,7 +179,9 @@ final class ParleydSupervisor: Sendable {
             state.baseURL = nil
             return process
         }
-        if let process, process.isRunning { _ = sendSignal(process.processIdentifier, SIGKILL) }
+        guard let process, process.isRunning else { return }
+        _ = sendSignal(process.processIdentifier, SIGKILL)
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
     }
 
     /// The end of a start's stderr, for failure messages.

@@ -11,6 +11,11 @@ import Testing
 final class TestClock: Sendable {
     private let seconds = Mutex<Int64>(1_800_000_000)  // 2027-01-15, whole seconds
 
+    /// The latest moment handed out (without moving the clock).
+    func now() -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds.withLock { $0 }))
+    }
+
     /// The next moment, one second after the previous one.
     func next() -> Date {
         let value = seconds.withLock { seconds in
@@ -56,7 +61,7 @@ func expectStoreError<T>(
     }
 }
 
-/// Same as ``expectStoreError(_:_:sourceLocation:_:)``, for the pure lifecycle (typed throws).
+/// Same as ``expectStoreError(_:_:sourceLocation:_:)``, for the pure, synchronous lifecycle.
 func expectPlanError(
     _ kind: StoreErrorKind, _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
@@ -127,9 +132,9 @@ struct Fixture: Sendable {
         let otherApp = App(id: .generate(), name: "Globex", createdAt: clock.next())
         try await store.insertApp(app, secretKey: "sk_acme")
         try await store.insertApp(otherApp, secretKey: "sk_globex")
-        let queue = Queue(id: .generate(), appID: app.id, name: "Support", createdAt: clock.next())
-        let secondQueue = Queue(id: .generate(), appID: app.id, name: "Billing", createdAt: clock.next())
-        let otherAppQueue = Queue(id: .generate(), appID: otherApp.id, name: "Support", createdAt: clock.next())
+        let queue = Queue(id: .generate(at: clock.now()), appID: app.id, name: "Support", createdAt: clock.next())
+        let secondQueue = Queue(id: .generate(at: clock.now()), appID: app.id, name: "Billing", createdAt: clock.next())
+        let otherAppQueue = Queue(id: .generate(at: clock.now()), appID: otherApp.id, name: "Support", createdAt: clock.next())
         for queue in [queue, secondQueue, otherAppQueue] { try await store.insertQueue(queue) }
         let unique = UUID().uuidString.prefix(8).lowercased()
         let agent = Agent(id: .generate(), appID: app.id, name: "Ada", email: "ada-\(unique)@acme.test", role: .agent,
