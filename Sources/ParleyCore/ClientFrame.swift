@@ -85,6 +85,18 @@ public enum ClientFrame: Hashable, Sendable {
         public init(ref: String? = nil) { self.ref = ref }
     }
 
+    /// The conversation the frame is about, if any.
+    public var conversationID: ConversationID? {
+        switch self {
+        case .subscribe(let frame): frame.conversationID
+        case .unsubscribe(let frame): frame.conversationID
+        case .send(let frame): frame.conversationID
+        case .typing(let frame): frame.conversationID
+        case .read(let frame): frame.conversationID
+        case .ping: nil
+        }
+    }
+
     /// The wire name of the frame type.
     public var type: String {
         switch self {

@@ -42,10 +42,19 @@ public enum ParleyJSON {
 }
 
 /// Formatting of wire timestamps: ISO 8601, UTC, millisecond precision.
+///
+/// Dates are rounded to the nearest millisecond with integer arithmetic, so that text → Date → text
+/// and stored milliseconds → Date → text always give back the same string (most millisecond values
+/// are not exact in binary floating point; truncating would lose one).
 public enum Timestamp {
     /// Formats a date as `yyyy-MM-ddTHH:mm:ss.SSSZ`.
     public static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        let millis = millis(date)
+        let seconds = millis.quotient(dividingBy: 1000)
+        let fraction = millis - seconds * 1000
+        let whole = Date(timeIntervalSince1970: Double(seconds))
+            .formatted(Date.ISO8601FormatStyle(timeZone: .gmt))  // "…T19:40:55Z"
+        return String(whole.dropLast()) + "." + String(format: "%03lld", fraction) + "Z"
     }
 
     /// Parses an ISO 8601 timestamp with or without fractional seconds.
@@ -54,9 +63,17 @@ public enum Timestamp {
         return try? Date.ISO8601FormatStyle().parse(text)
     }
 
-    /// Milliseconds since 1970, the unit stores keep.
-    public static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// Milliseconds since 1970, rounded to the nearest: the unit stores keep.
+    public static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The date for a count of milliseconds since 1970.
     public static func date(millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity (dates before 1970 keep a positive fraction).
+    fileprivate func quotient(dividingBy divisor: Int64) -> Int64 {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
 }

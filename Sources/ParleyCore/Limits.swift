@@ -2,8 +2,12 @@
 public enum Limits {
     /// The longest message text, in Unicode characters (extended grapheme clusters): 10,000.
     public static let maxMessageLength = 10_000
-    /// The largest WebSocket message the server reads, in bytes: 64 KiB. Larger closes with 1009.
-    public static let maxFrameBytes = 64 * 1024
+    /// The longest message text in UTF-8 bytes: 40,000 (any 10,000 ordinary characters fit; long
+    /// emoji sequences or stacked combining marks are bounded by this instead).
+    public static let maxMessageBytes = 40_000
+    /// The largest WebSocket message the server reads, in bytes: 256 KiB, enough for a send frame of
+    /// the longest message even when every byte needs a JSON escape. Larger closes with 1009.
+    public static let maxFrameBytes = 256 * 1024
     /// The largest HTTP request body the server reads, in bytes: 256 KiB. Larger is a 413.
     public static let maxRequestBodyBytes = 256 * 1024
     /// The longest subject of a conversation, in characters.

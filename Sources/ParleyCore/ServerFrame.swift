@@ -97,16 +97,21 @@ public enum ServerFrame: Hashable, Sendable {
         enum CodingKeys: String, CodingKey { case conversationID = "conversation_id", position }
     }
 
-    /// `{"type": "error", "ref": "1", "code": "not_found", "message": "…"}`
+    /// `{"type": "error", "ref": "1", "conversation_id": "cnv_…", "code": "not_found", "message": "…"}`
     public struct ErrorFrame: Hashable, Sendable, Codable {
+        /// The `ref` of the frame that failed, when it had one.
         public var ref: String?
+        /// The conversation the failed frame was about, when it named one.
+        public var conversationID: ConversationID?
         public var code: String
         public var message: String
-        public init(ref: String?, code: String, message: String) {
+        public init(ref: String?, conversationID: ConversationID? = nil, code: String, message: String) {
             self.ref = ref
+            self.conversationID = conversationID
             self.code = code
             self.message = message
         }
+        enum CodingKeys: String, CodingKey { case ref, conversationID = "conversation_id", code, message }
     }
 
     /// `{"type": "pong", "ref": "3"}`

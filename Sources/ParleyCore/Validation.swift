@@ -17,13 +17,14 @@ public enum Validation {
         public var description: String { "\(field): \(message)" }
     }
 
-    /// Checks a message text: not empty or blank, at most ``Limits/maxMessageLength`` characters.
+    /// Checks a message text: not empty or blank, at most ``Limits/maxMessageLength`` characters
+    /// and ``Limits/maxMessageBytes`` UTF-8 bytes.
     public static func messageText(_ text: String) throws(Failure) {
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw Failure(field: "text", message: "a message needs some text")
         }
-        if text.count > Limits.maxMessageLength {
-            throw Failure(field: "text", message: "a message has at most \(Limits.maxMessageLength) characters", isTooLarge: true)
+        if text.utf8.count > Limits.maxMessageBytes || text.count > Limits.maxMessageLength {
+            throw Failure(field: "text", message: "a message has at most \(Limits.maxMessageLength) characters (\(Limits.maxMessageBytes) bytes)", isTooLarge: true)
         }
     }
 

@@ -33,7 +33,10 @@ public struct ParleyServer: Sendable {
         routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
         conversations = ConversationService(store: store, hub: hub, routing: routing, logger: logger)
         hasher = PasswordHasher(cost: configuration.passwordCost)
-        admin = AdminService(store: store, hasher: hasher) { [routing] agent in await routing.agentUpdated(agent) }
+        admin = AdminService(store: store, hasher: hasher) { [routing, hub] agent, sessionsEnded in
+            if sessionsEnded { hub.revoke(agent: agent.id, reason: agent.isDisabled ? "account disabled" : "password changed") }
+            await routing.agentUpdated(agent)
+        }
         visitorTokens = VisitorTokens(key: configuration.tokenKey, lifetime: configuration.visitorTokenLifetime)
         authenticator = Authenticator(store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken)
         decoyHash = Bcrypt.hash(UUID().uuidString, cost: configuration.passwordCost)

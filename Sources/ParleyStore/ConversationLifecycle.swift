@@ -21,15 +21,31 @@ public enum ConversationLifecycle {
         public var events: [(author: Participant, body: EventBody)]
     }
 
+    /// Refuses a visitor acting on a conversation that is not theirs, as "not found". Stores call it
+    /// before anything else (the idempotency lookup included), so nothing about the conversation leaks.
+    public static func authorize(_ change: ConversationChange, on conversation: Conversation) throws(StoreError) {
+        let actor: Participant? = switch change {
+        case .postMessage(let post): post.author
+        case .end(let end): end.by
+        case .markRead(let read): read.by
+        case .open, .assign, .requeue: nil
+        }
+        if let actor, actor.role == .visitor, actor.id != conversation.visitorID.rawValue {
+            throw .notFound("conversation not found")
+        }
+    }
+
     /// Plans a change against the conversation as stored (nil when it does not exist yet).
     ///
     /// - Parameters:
     ///   - current: the stored conversation, already checked to belong to the change's app.
     ///   - currentRank: the stored queue rank.
     ///   - previousRead: the reader's earlier read seq, for ``ConversationChange/markRead(_:)``.
+    ///   - assignedAgentName: the display name of the assigned agent, for the notice when the visitor ends.
     /// - Throws: ``StoreError`` when the change does not fit the state.
     public static func plan(
-        _ change: ConversationChange, current: Conversation?, currentRank: Int64?, previousRead: Int64? = nil
+        _ change: ConversationChange, current: Conversation?, currentRank: Int64?, previousRead: Int64? = nil,
+        assignedAgentName: String? = nil
     ) throws(StoreError) -> Plan {
         if case .open(let open) = change {
             guard current == nil else { throw .duplicate("conversation \(open.id) exists") }
@@ -43,9 +59,10 @@ public enum ConversationLifecycle {
             ])
         }
         guard var conversation = current else { throw .notFound("conversation not found") }
+        try authorize(change, on: conversation)
         var rank = currentRank
         var events: [(author: Participant, body: EventBody)] = []
-        let assignedAgent = conversation.agentID.map { Participant(role: .agent, id: $0.rawValue, name: nil) }
+        let assignedAgent = conversation.agentID.map { Participant.agent($0, name: assignedAgentName) }
 
         switch change {
         case .open:

@@ -112,14 +112,24 @@ public struct VisitorProfile: Sendable, Hashable {
     }
 }
 
-/// Which conversations to list, newest activity first.
+/// Which conversations to list, and in which order.
 public struct ConversationQuery: Sendable, Hashable {
+    /// The order of a list.
+    public enum Order: Sendable, Hashable {
+        /// Newest activity first (the default).
+        case recentActivity
+        /// Queue order: the head of each queue first (for queued conversations).
+        case queue
+    }
+
     public var appID: AppID
     public var visitorID: VisitorID?
     public var agentID: AgentID?
     public var states: Set<ConversationState>?
     public var limit: Int
-    public init(appID: AppID, visitorID: VisitorID? = nil, agentID: AgentID? = nil, states: Set<ConversationState>? = nil, limit: Int = 100) {
+    public var order: Order
+    public init(appID: AppID, visitorID: VisitorID? = nil, agentID: AgentID? = nil, states: Set<ConversationState>? = nil, limit: Int = 100, order: Order = .recentActivity) {
+        self.order = order
         self.appID = appID
         self.visitorID = visitorID
         self.agentID = agentID

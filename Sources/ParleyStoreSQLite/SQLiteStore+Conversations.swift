@@ -16,6 +16,7 @@ extension SQLiteStore {
             arguments: [change.conversationID.rawValue, change.appID.rawValue])
         let current = row.map(SQLiteRows.conversation)
         let currentRank: Int64? = row?["queue_rank"]
+        if let current { try ConversationLifecycle.authorize(change, on: current) }
 
         if case .postMessage(let post) = change, let current,
            let stored = try Row.fetchOne(
@@ -39,16 +40,24 @@ extension SQLiteStore {
                 arguments: [read.conversationID.rawValue, read.by.role.rawValue, read.by.id ?? ""])
         }
 
-        let plan = try ConversationLifecycle.plan(change, current: current, currentRank: currentRank, previousRead: previousRead)
+        let assignedAgentName = try current?.agentID.flatMap { agentID in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM agents WHERE id = ?"), arguments: [agentID.rawValue])
+        }
+        let plan = try ConversationLifecycle.plan(
+            change, current: current, currentRank: currentRank, previousRead: previousRead, assignedAgentName: assignedAgentName)
         guard !plan.events.isEmpty else { return ConversationCommit(conversation: plan.conversation, events: []) }
 
+        // Stored times have millisecond precision; the commit's answer must equal what reads return.
+        let at = Timestamp.date(millis: Timestamp.millis(change.at))
         var conversation = plan.conversation
+        if current == nil { conversation.createdAt = at }
+        if conversation.queuedAt != nil, conversation.queuedAt != current?.queuedAt { conversation.queuedAt = at }
         var events: [ConversationEvent] = []
         for (author, body) in plan.events {
             conversation.lastSeq += 1
-            events.append(ConversationEvent(conversationID: conversation.id, seq: conversation.lastSeq, createdAt: change.at, author: author, body: body))
+            events.append(ConversationEvent(conversationID: conversation.id, seq: conversation.lastSeq, createdAt: at, author: author, body: body))
         }
-        conversation.updatedAt = change.at
+        conversation.updatedAt = at
         try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
         for event in events {
             try db.cachedStatement(sql: """
@@ -119,7 +128,11 @@ extension SQLiteStore {
             arguments += StatementArguments(states.map(\.rawValue).sorted())
         }
         arguments += [query.limit]
-        let sql = "SELECT * FROM conversations WHERE \(clauses.joined(separator: " AND ")) ORDER BY updated_at DESC, id DESC LIMIT ?"
+        let order = switch query.order {
+        case .recentActivity: "updated_at DESC, id DESC"
+        case .queue: "queue_rank, id"
+        }
+        let sql = "SELECT * FROM conversations WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?"
         let bound = arguments
         return try await pool.read { db in
             try Row.fetchAll(db, sql: sql, arguments: bound).map(SQLiteRows.conversation)

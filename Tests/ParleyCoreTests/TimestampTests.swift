@@ -64,14 +64,11 @@ struct TimestampTests {
 
     /// Every millisecond of a second must survive text → Date → text, and stored millis → Date → text.
     ///
-    /// Known bug (reported, not in this target's power to fix): `Timestamp.format` truncates the
-    /// fraction, and most millisecond values are not exact in binary, so `….002Z` parses to
-    /// `….0019999…` and formats back as `….001Z`. A store that keeps millis (SQLite) or event JSON
-    /// therefore serves times 1 ms earlier than the ack that first reported them. When the fix lands,
-    /// this known issue stops being recorded and the test fails: remove `withKnownIssue` then.
+    /// Most millisecond values are not exact in binary (`….002Z` parses to `….0019999…`), so
+    /// formatting must round, not truncate, or stores would serve times 1 ms early.
     @Test("every millisecond round-trips through text and through stored millis")
     func everyMillisecondRoundTrips() {
-        withKnownIssue("Timestamp.format truncates instead of rounding to the millisecond") {
+        do {
             var failures: [String] = []
             for millis in 0..<1000 {
                 let text = "2026-11-21T19:40:55." + String(format: "%03d", millis) + "Z"

@@ -58,14 +58,16 @@ struct ValidationTests {
         .init("text with surrounding blanks", "  Hello  \n", .valid),
         .init("one emoji", family, .valid),
         .init("at the limit: 10,000 letters", String(repeating: "a", count: 10_000), .valid),
-        .init("at the limit: 10,000 family emoji (250,000 bytes)", String(repeating: family, count: 10_000), .valid),
+        .init("at the byte limit: 1,600 family emoji (40,000 bytes)", String(repeating: family, count: 1_600), .valid),
+        .init("over the byte limit: 1,601 family emoji (40,025 bytes)", String(repeating: family, count: 1_601), .tooLarge),
+        .init("10,000 four-byte characters (40,000 bytes)", String(repeating: "😀", count: 10_000), .valid),
         .init("at the limit: 10,000 e + combining acute", String(repeating: "e\u{301}", count: 10_000), .valid),
         .init("over the limit: 10,001 letters", String(repeating: "a", count: 10_001), .tooLarge),
         .init("over the limit: 10,001 emoji", String(repeating: family, count: 10_001), .tooLarge),
         .init("over the limit: 20,000 newlines and a letter", String(repeating: "\n", count: 20_000) + "a", .tooLarge),
     ]
 
-    @Test("message text: not blank, at most 10,000 characters (over is too large)", arguments: messageTexts)
+    @Test("message text: not blank, at most 10,000 characters and 40,000 bytes (over is too large)", arguments: messageTexts)
     func messageText(_ test: Case<String>) {
         #expect(Verdict.of(field: "text") { () throws(Validation.Failure) in try Validation.messageText(test.input) } == test.verdict)
     }
@@ -183,7 +185,8 @@ struct LimitsTests {
     @Test("the documented limits")
     func documented() {
         #expect(Limits.maxMessageLength == 10_000)
-        #expect(Limits.maxFrameBytes == 65_536)
+        #expect(Limits.maxFrameBytes == 262_144)
+        #expect(Limits.maxMessageBytes == 40_000)
         #expect(Limits.maxRequestBodyBytes == 262_144)
         #expect(Limits.maxSubjectLength == 200)
         #expect(Limits.maxAttributes == 50)

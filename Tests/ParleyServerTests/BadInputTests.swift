@@ -113,3 +113,49 @@ struct BadInputTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(2)))
+struct RevocationTests {
+    @Test func logoutPasswordChangeAndDisable_closeTheAgentsOpenSockets() async throws {
+        try await withServer { server in
+            let loggedOut = try await server.agent(name: "Leaving")
+            let socket = try await server.socket(loggedOut.token)
+            #expect(try await server.http.request("POST", "/v1/agent/logout", token: loggedOut.token).status == 204)
+            let told = try await socket.next { if case .error = $0 { true } else { false } }
+            #expect(told == .error(.init(ref: nil, code: "unauthorized", message: "logged out")))
+            try await socket.waitUntilClosed()
+            #expect(socket.receivedCloseCode == .policyViolation)
+
+            let disabled = try await server.agent(name: "Disabled")
+            let disabledSocket = try await server.socket(disabled.token)
+            let patch = try await server.http.send("PATCH", "/v1/admin/apps/\(server.appID)/agents/\(disabled.agent.id)",
+                                                   UpdateAgentRequest(isDisabled: true), token: server.adminToken)
+            #expect(patch.status == 200)
+            try await disabledSocket.waitUntilClosed()
+            #expect(try await server.http.request("GET", "/v1/agent/me", token: disabled.token).status == 401)
+        }
+    }
+
+    @Test func expiredVisitorToken_closesTheSocket() async throws {
+        try await withServer(configure: { $0.visitorTokenLifetime = 2 }) { server in
+            let session = try await server.visitor()
+            let socket = try await server.socket(session.token)
+            let told = try await socket.next(timeout: .seconds(10)) { if case .error = $0 { true } else { false } }
+            #expect(told == .error(.init(ref: nil, code: "unauthorized", message: "token expired")))
+            try await socket.waitUntilClosed()
+        }
+    }
+
+    @Test func agentQueuesOfAnotherApp_areRefused() async throws {
+        try await withServer { server in
+            let (_, foreignQueue) = try await server.otherApp()
+            let reply = try await server.http.send("POST", "/v1/admin/apps/\(server.appID)/agents",
+                                                   CreateAgentRequest(name: "X", email: "x@test.parley", password: "password-123", queueIDs: [foreignQueue.id]),
+                                                   token: server.adminToken)
+            #expect(reply.status == 400)
+            #expect(reply.error?.error.code == "bad_request")
+            let unknownApp = try await server.http.request("GET", "/v1/admin/apps/\(AppID.generate())/queues", token: server.adminToken)
+            #expect(unknownApp.status == 404)
+        }
+    }
+}

@@ -52,7 +52,7 @@ struct IsolationTests {
                 #expect(error.code == "not_found")
                 try await socket.send(.send(.init(ref: "x", conversationID: conversation.id, clientMessageID: "ws-intruder", text: "hi")))
                 let sendRefused = try await socket.next { if case .error = $0 { true } else { false } }
-                #expect(sendRefused == .error(.init(ref: "x", code: "not_found", message: "conversation not found")))
+                #expect(sendRefused == .error(.init(ref: "x", conversationID: conversation.id, code: "not_found", message: "conversation not found")))
             }
 
             // The owner keeps talking; an agent of the app takes it; the outsiders hear nothing of it.

@@ -84,7 +84,7 @@ struct ResumeTests {
 
             try await socket.send(.send(.init(ref: "b", conversationID: conversation.id, clientMessageID: "9b2f6c1e-0000-4000-8000-000000000001", text: "Changed")))
             let refused = try await socket.next { if case .error = $0 { true } else { false } }
-            #expect(refused == .error(.init(ref: "b", code: "idempotency_conflict", message: "client_message_id 9b2f6c1e-0000-4000-8000-000000000001 was used for another message")))
+            #expect(refused == .error(.init(ref: "b", conversationID: conversation.id, code: "idempotency_conflict", message: "client_message_id 9b2f6c1e-0000-4000-8000-000000000001 was used for another message")))
 
             // Over HTTP too: 200 for the resend, 409 for a changed one.
             let resent = try await server.http.send("POST", "/v1/conversations/\(conversation.id)/messages",

@@ -145,7 +145,7 @@ struct RoutingStateTests {
         var state = makeState([agent(1, capacity: 1)])
         _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 5, now: start)
         #expect(state.owner(of: conversation(1)) == agent(1).id)
-        let actions = state.assignmentFailed(conversation(1), agent: agent(1).id, queue: queue, visitor: visitor(1), requeueAt: 5, now: start)
+        let actions = state.assignmentFailed(conversation(1), agent: agent(1).id, stillWaiting: true, now: start)
         // The agent's slot is free again, so it is offered again at once.
         #expect(actions == [.assign(conversation(1), to: agent(1).id)])
     }

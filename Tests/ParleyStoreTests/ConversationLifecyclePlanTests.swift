@@ -259,10 +259,27 @@ struct ConversationLifecyclePlanTests {
         let seq: Int64
         /// The read seq stored, nil for a no-op, or the error.
         let outcome: Result<Int64?, StoreErrorBox>
-        var testDescription: String { "previous \(previousRead.map(String.init) ?? "none"), read \(seq) of 5 → \(outcome)" }
+        var testDescription: String {
+            let result = switch outcome {
+            case .success(let stored?): "stores read \(stored)"
+            case .success(nil): "no-op"
+            case .failure(let box): "throws \(box.kind.rawValue)"
+            }
+            return "previous read \(previousRead.map(String.init) ?? "none"), read up to \(seq) of 5 → \(result)"
+        }
     }
 
     struct StoreErrorBox: Error, Sendable { let kind: StoreErrorKind }
+
+    enum Reader: String, Sendable, CaseIterable {
+        case visitor, agent
+        var participant: Participant {
+            switch self {
+            case .visitor: ConversationLifecyclePlanTests.visitor
+            case .agent: ConversationLifecyclePlanTests.agent
+            }
+        }
+    }
 
     /// The conversation has lastSeq 5.
     static let readCases: [ReadCase] = [
@@ -277,8 +294,9 @@ struct ConversationLifecyclePlanTests {
         .init(previousRead: 5, seq: 6, outcome: .failure(.init(kind: .invalidState))),
     ]
 
-    @Test(arguments: readCases, [visitor, agent])
-    func markRead_plan_followsPreviousReadAndBounds(_ read: ReadCase, by reader: Participant) {
+    @Test(arguments: readCases, Reader.allCases)
+    func markRead_plan_followsPreviousReadAndBounds(_ read: ReadCase, by reader: Reader) {
+        let reader = reader.participant
         let change = ConversationChange.markRead(.init(conversationID: Self.conversationID, appID: Self.app, by: reader, seq: read.seq, at: Self.now))
         let current = Self.conversation(.assigned)
         switch read.outcome {

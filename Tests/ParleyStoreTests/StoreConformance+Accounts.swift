@@ -164,6 +164,21 @@ extension StoreConformance {
         #expect(otherDevice.id != first.id)
     }
 
+    static func upsertVisitor_concurrentSameDevice_returnsOneVisitor(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let visitors = try await withThrowingTaskGroup(of: Visitor.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await store.upsertVisitor(app: fixture.app.id, deviceID: "racing-device", profile: VisitorProfile(), at: fixture.clock.next())
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(visitors.map(\.id)).count == 1, "first contacts racing on one device make one visitor")
+        let id = try #require(visitors.first?.id)
+        #expect(try await store.visitor(id, app: fixture.app.id)?.deviceID == "racing-device")
+    }
+
     static func upsertVisitor_givenProfileFields_updateAndNilFieldsKeep(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let created = try await store.upsertVisitor(

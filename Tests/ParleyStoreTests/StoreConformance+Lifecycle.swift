@@ -50,6 +50,47 @@ extension StoreConformance {
         #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id)).map(\.id) == [existing.id])
     }
 
+    /// BUG (see report): the SQLite store checks that the queue belongs to the app but not the visitor,
+    /// so a conversation of one app can point at another app's visitor; an unknown visitor fails with a
+    /// raw GRDB foreign-key `DatabaseError` instead of a `StoreError`.
+    /// Sources/ParleyStoreSQLite/SQLiteStore+Conversations.swift, `apply(_:in:)`, `if case .open`.
+    static func open_visitorOfOtherAppOrUnknown_throwsNotFound(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let foreignVisitor = try await store.upsertVisitor(app: fixture.otherApp.id, deviceID: "foreign", profile: VisitorProfile(),
+                                                           at: fixture.clock.next())
+        for visitorID in [foreignVisitor.id, VisitorID.generate()] {
+            await expectStoreError(.notFound, "opening for visitor \(visitorID)") {
+                try await store.commit(.open(.init(
+                    id: .generate(), appID: fixture.app.id, queueID: fixture.queue.id, visitorID: visitorID, visitorName: nil,
+                    subject: nil, attributes: [:], queueRank: 1, at: fixture.clock.next())))
+            }
+        }
+        #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id)) == [])
+    }
+
+    /// BUG (see report): assign does not check that the agent belongs to the app (nor exists), so a
+    /// conversation can be assigned to another app's agent; an unknown agent fails with a raw GRDB
+    /// foreign-key `DatabaseError` instead of a `StoreError`.
+    /// Sources/ParleyStoreSQLite/SQLiteStore+Conversations.swift, `apply(_:in:)` (no agent lookup for `.assign`).
+    static func assign_agentOfOtherAppOrUnknown_throwsNotFound(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let foreignAgent = Agent(id: .generate(), appID: fixture.otherApp.id, name: "Fay", email: "fay@globex.test", role: .agent,
+                                 queueIDs: [fixture.otherAppQueue.id], capacity: 1, availability: .online, isDisabled: false,
+                                 createdAt: fixture.clock.next())
+        try await store.insertAgent(foreignAgent, passwordHash: "hash-fay")
+        let id = try await fixture.open().conversation.id
+
+        for agentID in [foreignAgent.id, AgentID.generate()] {
+            await expectStoreError(.notFound, "assigning to agent \(agentID)") {
+                try await fixture.assign(id, to: .agent(agentID, name: nil))
+            }
+        }
+        let stored = try await fixture.stored(id)
+        #expect(stored.state == .queued)
+        #expect(stored.agentID == nil)
+        #expect(stored.lastSeq == 1)
+    }
+
     static func assign_queued_addsStateChangedAndParticipantJoinedAtSeq2And3(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id

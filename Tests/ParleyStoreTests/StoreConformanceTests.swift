@@ -56,6 +56,11 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func upsertVisitor_concurrentSameDevice_returnsOneVisitor(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.upsertVisitor_concurrentSameDevice_returnsOneVisitor)
+    }
+
+    @Test(arguments: StoreFactory.all)
     func upsertVisitor_givenProfileFields_updateAndNilFieldsKeep(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.upsertVisitor_givenProfileFields_updateAndNilFieldsKeep)
     }
@@ -80,6 +85,18 @@ struct StoreConformanceTests {
     @Test(arguments: StoreFactory.all)
     func open_existingIDOrUnknownQueue_isRejected(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.open_existingIDOrUnknownQueue_isRejected)
+    }
+
+    @Test(.bug(id: "store-open-foreign-visitor", "Open accepts another app's visitor; an unknown one throws a raw DatabaseError"),
+          arguments: StoreFactory.all)
+    func open_visitorOfOtherAppOrUnknown_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.open_visitorOfOtherAppOrUnknown_throwsNotFound)
+    }
+
+    @Test(.bug(id: "store-assign-foreign-agent", "Assign accepts another app's agent; an unknown one throws a raw DatabaseError"),
+          arguments: StoreFactory.all)
+    func assign_agentOfOtherAppOrUnknown_throwsNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.assign_agentOfOtherAppOrUnknown_throwsNotFound)
     }
 
     @Test(arguments: StoreFactory.all)
@@ -244,6 +261,14 @@ struct StoreConformanceTests {
             try await factory.withStore { fresh in
                 try await StoreConformance.epoch_freshDatabase_differs(store, fresh: fresh)
             }
+        }
+    }
+
+    @Test(.bug(id: "store-close-drops-pending", "close() does not finish commits still gathering in the group committer"),
+          arguments: StoreFactory.all)
+    func close_withCommitsPending_finishesThemFirst(_ factory: StoreFactory) async throws {
+        try await factory.withDatabase { database in
+            try await StoreConformance.close_withCommitsPending_finishesThemFirst(try await database.open(), reopen: database.open)
         }
     }
 

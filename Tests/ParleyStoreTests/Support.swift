@@ -26,6 +26,13 @@ final class TestClock: Sendable {
     }
 }
 
+/// A thread-safe counter for concurrent checks.
+final class Counter: Sendable {
+    private let count = Mutex<Int>(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
 // MARK: - Errors
 
 /// The kinds of ``StoreError`` a check expects.

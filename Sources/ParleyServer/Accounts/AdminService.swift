@@ -6,11 +6,12 @@ import ParleyStore
 public struct AdminService: Sendable {
     let store: any ParleyStore
     let hasher: PasswordHasher
-    /// Told when an agent changes, so routing sees new queues, capacity or a disabled account.
-    let agentChanged: @Sendable (Agent) async -> Void
+    /// Told when an agent changes, so routing sees new queues, capacity or a disabled account;
+    /// the flag says the agent's sessions were ended (new password, disabled), so open sockets close.
+    let agentChanged: @Sendable (Agent, _ sessionsEnded: Bool) async -> Void
 
     /// Creates the service over a store.
-    public init(store: any ParleyStore, hasher: PasswordHasher, agentChanged: @escaping @Sendable (Agent) async -> Void = { _ in }) {
+    public init(store: any ParleyStore, hasher: PasswordHasher, agentChanged: @escaping @Sendable (Agent, Bool) async -> Void = { _, _ in }) {
         self.store = store
         self.hasher = hasher
         self.agentChanged = agentChanged
@@ -72,14 +73,15 @@ public struct AdminService: Sendable {
         let capacity = request.capacity ?? 3
         guard (0...100).contains(capacity) else { throw APIError.badRequest("capacity: between 0 and 100") }
         guard try await store.app(app) != nil else { throw APIError.notFound("app not found") }
-        var queueIDs = request.queueIDs ?? []
-        if request.queueIDs == nil { queueIDs = try await store.queues(app: app).map(\.id) }
+        let appQueues = try await store.queues(app: app).map(\.id)
+        let queueIDs = request.queueIDs ?? appQueues
+        try Self.checkQueues(queueIDs, of: appQueues)
         let generated = request.password == nil ? OpaqueTokens.password() : nil
         let agent = Agent(
             id: .generate(), appID: app, name: request.name, email: request.email.lowercased(), role: request.role ?? .agent,
             queueIDs: queueIDs, capacity: capacity, availability: .offline, isDisabled: false, createdAt: Date())
         try await store.insertAgent(agent, passwordHash: hasher.hash(request.password ?? generated!))
-        await agentChanged(agent)
+        await agentChanged(agent, false)
         return CreatedAgent(agent: agent, generatedPassword: generated)
     }
 
@@ -95,7 +97,10 @@ public struct AdminService: Sendable {
             agent.email = email.lowercased()
         }
         if let role = request.role { agent.role = role }
-        if let queueIDs = request.queueIDs { agent.queueIDs = queueIDs }
+        if let queueIDs = request.queueIDs {
+            try Self.checkQueues(queueIDs, of: try await store.queues(app: app).map(\.id))
+            agent.queueIDs = queueIDs
+        }
         if let capacity = request.capacity {
             guard (0...100).contains(capacity) else { throw APIError.badRequest("capacity: between 0 and 100") }
             agent.capacity = capacity
@@ -107,9 +112,18 @@ public struct AdminService: Sendable {
             hash = try await hasher.hash(password)
         }
         try await store.updateAgent(agent, passwordHash: hash)
-        if hash != nil || request.isDisabled == true { try await store.deleteSessions(agent: id) }
-        await agentChanged(agent)
+        let endsSessions = hash != nil || request.isDisabled == true
+        if endsSessions { try await store.deleteSessions(agent: id) }
+        await agentChanged(agent, endsSessions)
         return agent
+    }
+
+    /// Every queue an agent serves must be a queue of the agent's own app.
+    static func checkQueues(_ queueIDs: [QueueID], of appQueues: [QueueID]) throws {
+        if let stranger = queueIDs.first(where: { !appQueues.contains($0) }) {
+            throw APIError.badRequest("queue_ids: \(stranger) is not a queue of this app")
+        }
+        if Set(queueIDs).count != queueIDs.count { throw APIError.badRequest("queue_ids: a queue is listed twice") }
     }
 
     static func checkPassword(_ password: String) throws {

@@ -39,7 +39,7 @@ struct Authenticator: Sendable {
                   let stored = try await store.agent(session.agentID), !stored.agent.isDisabled
             else { throw APIError.unauthorized("the agent session is invalid, expired or revoked") }
             return .agent(AgentCaller(appID: stored.agent.appID, agentID: stored.agent.id, name: stored.agent.name,
-                                      role: stored.agent.role, tokenHash: hash))
+                                      role: stored.agent.role, tokenHash: hash, expiresAt: session.expiresAt))
         }
         if let adminToken, !adminToken.isEmpty, OpaqueTokens.constantTimeEquals(token, adminToken) {
             return .operator

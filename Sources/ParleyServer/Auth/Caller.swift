@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 
 /// Who is making a request, once their token is checked.
@@ -8,6 +9,15 @@ public enum Caller: Sendable, Hashable {
     case agent(AgentCaller)
     /// The server operator (the `--admin-token`): manages every app.
     case `operator`
+
+    /// When the caller's token expires (the operator token does not).
+    var expiresAt: Date {
+        switch self {
+        case .visitor(let visitor): visitor.expiresAt
+        case .agent(let agent): agent.expiresAt
+        case .operator: .distantFuture
+        }
+    }
 
     /// The participant this caller appears as in conversations.
     var participant: Participant {
@@ -24,6 +34,8 @@ public struct VisitorCaller: Sendable, Hashable {
     public var appID: AppID
     public var visitorID: VisitorID
     public var name: String?
+    /// When the token stops being valid; an open socket closes then.
+    public var expiresAt: Date
 }
 
 /// A verified agent.
@@ -34,4 +46,6 @@ public struct AgentCaller: Sendable, Hashable {
     public var role: AgentRole
     /// The SHA-256 of the session token, so logout can revoke exactly this session.
     var tokenHash: String
+    /// When the session ends; an open socket closes then.
+    public var expiresAt: Date
 }

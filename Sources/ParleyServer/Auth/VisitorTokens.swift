@@ -25,7 +25,8 @@ struct VisitorTokens: Sendable {
     }
 
     func issue(app: AppID, visitor: VisitorID, name: String?, now: Date) -> (token: String, expiresAt: Date) {
-        let expiresAt = now.addingTimeInterval(lifetime)
+        // Whole seconds: the token carries seconds, so the answer's expires_at must agree with it.
+        let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let claims = Claims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
         let payload = Base64URL.encode(try! JSONEncoder().encode(claims))  // a struct of strings and ints always encodes
         let signature = Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("pv1." + payload).utf8), using: key)))
@@ -43,7 +44,7 @@ struct VisitorTokens: Sendable {
               claims.expires > Int64(now.timeIntervalSince1970),
               let app = AppID(validating: claims.app), let visitor = VisitorID(validating: claims.visitor)
         else { return nil }
-        return VisitorCaller(appID: app, visitorID: visitor, name: claims.name)
+        return VisitorCaller(appID: app, visitorID: visitor, name: claims.name, expiresAt: Date(timeIntervalSince1970: Double(claims.expires)))
     }
 }
 

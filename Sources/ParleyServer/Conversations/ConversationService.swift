@@ -43,7 +43,7 @@ struct ConversationService: Sendable {
         case .agent(let agent):
             switch view ?? .mine {
             case .queued:
-                conversations = try await store.conversations(.init(appID: agent.appID, states: [.queued], limit: limit))
+                conversations = try await store.conversations(.init(appID: agent.appID, states: [.queued], limit: limit, order: .queue))
             case .mine:
                 conversations = try await store.conversations(.init(appID: agent.appID, agentID: agent.agentID, states: [.assigned], limit: limit))
             case .all:

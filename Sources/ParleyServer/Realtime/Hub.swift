@@ -65,6 +65,20 @@ final class Hub: Sendable {
         connection.finish()
     }
 
+    /// Revokes every connection of an agent (password changed, account disabled).
+    func revoke(agent: AgentID, reason: String) {
+        let connections = state.withLock { Array(($0.agents[agent] ?? [:]).values) }
+        for connection in connections { connection.revoke(reason: reason) }
+    }
+
+    /// Revokes the connections opened with one agent session (logout).
+    func revoke(session tokenHash: String, agent: AgentID, reason: String) {
+        let connections = state.withLock { Array(($0.agents[agent] ?? [:]).values) }
+        for connection in connections {
+            if case .agent(let caller) = connection.caller, caller.tokenHash == tokenHash { connection.revoke(reason: reason) }
+        }
+    }
+
     func subscribe(_ connection: RealtimeConnection, to conversation: ConversationID) {
         state.withLock { $0.subscribers[conversation, default: [:]][connection.id] = connection }
     }

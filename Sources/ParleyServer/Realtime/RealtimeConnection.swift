@@ -26,6 +26,7 @@ final class RealtimeConnection: Sendable, Hashable {
     private let continuation: AsyncStream<Item>.Continuation
     private let channel: (any Channel)?
     private let overflowed = Atomic<Bool>(false)
+    private let revocation = Mutex<String?>(nil)
 
     init(id: UInt64, caller: Caller, bufferLimit: Int, channel: (any Channel)?) {
         self.id = id
@@ -51,6 +52,28 @@ final class RealtimeConnection: Sendable, Hashable {
 
     /// Ends the queue; the writer finishes what is queued, then stops.
     func finish() { continuation.finish() }
+
+    /// The caller's right to this connection ended (logout, password change, disabled, expired):
+    /// the client is told why, then the socket closes with 1008.
+    func revoke(reason: String) {
+        let first = revocation.withLock { current in
+            if current != nil { return false }
+            current = reason
+            return true
+        }
+        guard first else { return }
+        enqueue(.frame(.error(.init(ref: nil, code: "unauthorized", message: reason))))
+        continuation.finish()
+    }
+
+    /// Why the connection was revoked, if it was.
+    var revocationReason: String? { revocation.withLock { $0 } }
+
+    /// Closes the connection at once, without a close handshake (the writer failed).
+    func abort() {
+        continuation.finish()
+        channel?.close(promise: nil)
+    }
 
     static func == (lhs: RealtimeConnection, rhs: RealtimeConnection) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

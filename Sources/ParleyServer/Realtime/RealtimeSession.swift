@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import ParleyCore
 import ParleyStore
 
@@ -26,14 +27,23 @@ struct RealtimeSession {
         connection.enqueue(.frame(.ready(.init(
             epoch: epoch, participant: caller.participant, heartbeatSeconds: Int(server.configuration.heartbeat.components.seconds)))))
 
-        let result: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>.self) { group in
+        let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
                     try await writeLoop(connection, outbound: outbound, epoch: epoch)
-                    return .success(())
                 } catch {
-                    return .failure(error)
+                    // A writer that cannot go on must not leave a socket that answers pings and says nothing.
+                    if !(error is CancellationError) {
+                        server.logger.debug("realtime writer failed", metadata: ["parley.connection": "\(connection.id)", "error": "\(error)"])
+                    }
+                    connection.abort()
                 }
+            }
+            // The token's end ends the socket too.
+            let expiresAt = caller.expiresAt
+            group.addTask {
+                try? await Task.sleep(for: .seconds(max(0, min(expiresAt.timeIntervalSinceNow, 365 * 24 * 3600))))
+                if !Task.isCancelled { connection.revoke(reason: "token expired") }
             }
             let readResult: Result<Void, any Error>
             do {
@@ -44,7 +54,7 @@ struct RealtimeSession {
             }
             connection.finish()
             group.cancelAll()
-            _ = await group.next()
+            await group.waitForAll()
             return readResult
         }
         server.hub.unregister(connection)
@@ -82,6 +92,7 @@ struct RealtimeSession {
     private func handle(_ frame: ClientFrame, connection: RealtimeConnection) async {
         let service = server.conversations
         var ref: String?
+        let conversationID = frame.conversationID
         do {
             switch frame {
             case .subscribe(let subscribe):
@@ -110,7 +121,7 @@ struct RealtimeSession {
             if apiError.isServerFault {
                 server.logger.error("realtime request failed", metadata: ["frame": "\(frame.type)", "error": "\(error)"])
             }
-            connection.enqueue(.frame(.error(.init(ref: ref, code: apiError.code, message: apiError.message))))
+            connection.enqueue(.frame(.error(.init(ref: ref, conversationID: conversationID, code: apiError.code, message: apiError.message))))
         }
     }
 
@@ -172,6 +183,9 @@ struct RealtimeSession {
             case .unsubscribe(let id):
                 cursors[id] = nil
             }
+        }
+        if let reason = connection.revocationReason {
+            try await outbound.close(.policyViolation, reason: reason)
         }
     }
 

@@ -96,6 +96,7 @@ extension ParleyServer {
         guard let app = context.parameters.get("app").flatMap(AppID.init(validating:)) else { throw APIError.notFound("app not found") }
         switch caller {
         case .operator:
+            guard try await store.app(app) != nil else { throw APIError.notFound("app not found") }
             return app
         case .agent(let agent) where agent.appID == app:
             guard agent.role == .admin else { throw APIError.forbidden("admins only") }

@@ -45,6 +45,7 @@ extension ParleyServer {
         v1.post("agent/logout") { request, _ in
             let agent = try await self.agentCaller(request)
             try await self.store.deleteSession(tokenHash: agent.tokenHash)
+            self.hub.revoke(session: agent.tokenHash, agent: agent.agentID, reason: "logged out")
             return Response(status: .noContent)
         }
 

@@ -116,14 +116,12 @@ actor RoutingEngine {
             hub.publish(commit)
             logger.debug("conversation assigned", metadata: ["parley.conversation": "\(id)", "parley.agent": "\(agent)"])
         } catch {
-            // Usually the visitor cancelled meanwhile. If the conversation still waits, put it back.
+            // Usually the visitor cancelled meanwhile. If the conversation still waits (a passing
+            // store error), it goes back to the head; otherwise routing forgets it. Either way the
+            // agent's slot is released.
             let current = try? await store.conversation(id, app: app)
-            let stillQueued = current?.state == .queued
             logger.debug("assignment refused", metadata: ["parley.conversation": "\(id)", "error": "\(error)"])
-            if let current {
-                await run(state.assignmentFailed(id, agent: agent, queue: current.queueID, visitor: current.visitorID,
-                                                 requeueAt: stillQueued ? state.tailRank(now: Date()) : nil, now: Date()))
-            }
+            await run(state.assignmentFailed(id, agent: agent, stillWaiting: current?.state == .queued, now: Date()))
         }
     }
 

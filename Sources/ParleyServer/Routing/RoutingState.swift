@@ -169,10 +169,15 @@ public struct RoutingState: Sendable {
     }
 
     /// The store refused an assignment (the conversation was cancelled meanwhile, say).
-    /// - Parameter requeueAt: put the conversation back at this rank (it is still waiting), or nil.
-    public mutating func assignmentFailed(_ id: ConversationID, agent: AgentID, queue: QueueID, visitor: VisitorID, requeueAt rank: Int64?, now: Date) -> [Action] {
+    /// - Parameter stillWaiting: true puts the conversation back at the head of its queue (it never
+    ///   stopped waiting); false forgets it (it ended meanwhile).
+    public mutating func assignmentFailed(_ id: ConversationID, agent: AgentID, stillWaiting: Bool, now: Date) -> [Action] {
         releaseOwner(id)
-        if let rank { return conversationQueued(id, queue: queue, visitor: visitor, rank: rank, now: now) }
+        if stillWaiting, let home = homes[id] {
+            let head = (queues[home.queue]?.first?.rank ?? tailRank(now: now)) - 1
+            return conversationQueued(id, queue: home.queue, visitor: home.visitor, rank: head, now: now)
+        }
+        homes[id] = nil
         return dispatch(queues: Set(agents[agent]?.profile.queueIDs ?? []), now: now)
     }
 
