@@ -36,7 +36,7 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable, 
 
     /// Makes a new id from an injected source of randomness (deterministic tests).
     public static func generate<R: RandomNumberGenerator>(at date: Date, using generator: inout R) -> Self {
-        let millis = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        let millis = UInt64(max(0, Timestamp.millis(date)))
         return Self(rawValue: Kind.prefix + "_" + Crockford.encode(millis: millis, random: &generator))
     }
 

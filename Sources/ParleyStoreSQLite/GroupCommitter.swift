@@ -1,4 +1,5 @@
 import GRDB
+import ParleyStore
 import Synchronization
 
 /// Runs many independent writes in one SQLite transaction, so they share one fsync.
@@ -19,6 +20,8 @@ final class GroupCommitter: Sendable {
     private struct State {
         var pending: [Pending] = []
         var isFlushing = false
+        var isClosed = false
+        var drained: [CheckedContinuation<Void, Never>] = []
         var statistics = GroupCommitStatistics()
     }
 
@@ -31,17 +34,37 @@ final class GroupCommitter: Sendable {
         self.maxBatch = maxBatch
     }
 
+    /// Refuses new work and waits until everything handed in before is committed.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state in
+                state.isClosed = true
+                if state.isFlushing {
+                    state.drained.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
     /// What the committer has done since the store opened.
     var statistics: GroupCommitStatistics { state.withLock { $0.statistics } }
 
     /// Runs `work` in the next group transaction and returns its value once that is durable.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let startFlusher = state.withLock { state in
+            let startFlusher: Bool? = state.withLock { state in
+                if state.isClosed { return nil }
                 state.pending.append(Pending(work: { try work($0) }, continuation: continuation))
                 if state.isFlushing { return false }
                 state.isFlushing = true
                 return true
+            }
+            guard let startFlusher else {
+                continuation.resume(throwing: StoreError.invalidState("the store is closed"))
+                return
             }
             if startFlusher {
                 Task { await self.flush() }
@@ -52,13 +75,18 @@ final class GroupCommitter: Sendable {
 
     private func flush() async {
         while true {
-            let batch: [Pending] = state.withLock { state in
+            let (batch, drained): ([Pending], [CheckedContinuation<Void, Never>]) = state.withLock { state in
                 let batch = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.isFlushing = false }
-                return batch
+                guard batch.isEmpty else { return (batch, []) }
+                state.isFlushing = false
+                defer { state.drained = [] }
+                return ([], state.drained)
             }
-            if batch.isEmpty { return }
+            if batch.isEmpty {
+                for waiter in drained { waiter.resume() }
+                return
+            }
             state.withLock { state in
                 state.statistics.units += batch.count
                 state.statistics.transactions += 1

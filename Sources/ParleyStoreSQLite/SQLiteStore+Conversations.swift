@@ -28,10 +28,21 @@ extension SQLiteStore {
             }
             return ConversationCommit(conversation: current, events: [event], isDuplicate: true)
         }
-        if case .open(let open) = change {
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM queues WHERE id = ? AND app_id = ?",
+        // Everyone a change names must belong to the change's app.
+        switch change {
+        case .open(let open):
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM queues WHERE id = ? AND app_id = ?"),
                                     arguments: [open.queueID.rawValue, open.appID.rawValue]) == true
             else { throw StoreError.notFound("queue not found") }
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM visitors WHERE id = ? AND app_id = ?"),
+                                    arguments: [open.visitorID.rawValue, open.appID.rawValue]) == true
+            else { throw StoreError.notFound("visitor not found") }
+        case .assign(let assign):
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM agents WHERE id = ? AND app_id = ?"),
+                                    arguments: [assign.agent.id ?? "", assign.appID.rawValue]) == true
+            else { throw StoreError.notFound("agent not found") }
+        default:
+            break
         }
         var previousRead: Int64?
         if case .markRead(let read) = change {

@@ -54,7 +54,9 @@ public final class SQLiteStore: ParleyStore {
     public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
 
     public func close() async throws {
-        // Wait for writes in flight: a barrier write runs after every write queued before it.
+        // First every conversation change handed in, then every other write in flight (a barrier
+        // runs after every write queued before it); only then the file.
+        await committer.close()
         try await pool.barrierWriteWithoutTransaction { _ in }
         try pool.close()
     }

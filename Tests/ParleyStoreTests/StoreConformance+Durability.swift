@@ -208,7 +208,7 @@ extension StoreConformance {
     ) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id
-        let sends = 1_000
+        let sends = 3_000  // enough that some are still gathering while the first batches commit
         let started = Counter()
 
         let failures = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -225,7 +225,6 @@ extension StoreConformance {
             }
             // Every send has been handed to the store before close() is called.
             while started.value < sends { try await Task.sleep(for: .milliseconds(1)) }
-            try await Task.sleep(for: .milliseconds(20))
             try await store.close()
             return try await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
         }
