@@ -16,10 +16,13 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
+        .library(name: "ParleyKit", targets: ["ParleyKit"]),
+        .library(name: "ParleyKitNIO", targets: ["ParleyKitNIO"]),
         .library(name: "ParleyStore", targets: ["ParleyStore"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
         .executable(name: "parleyd", targets: ["parleyd"]),
+        .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -37,6 +40,27 @@ let package = Package(
     targets: [
         // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
         .target(name: "ParleyCore", swiftSettings: strict),
+
+        // MARK: - Client
+        // The SDK core: client, conversations, outbox, reconnect, state. Linux and Apple; no SwiftNIO.
+        .target(
+            name: "ParleyKit",
+            dependencies: ["ParleyCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The WebSocket transport on SwiftNIO (swift-websocket's WSClient), for Linux, the CLI and tests.
+        .target(
+            name: "ParleyKitNIO",
+            dependencies: [
+                "ParleyKit",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: - Server
         // The storage seam: domain-level operations and records, no database code.
@@ -85,6 +109,17 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: - Tools
+        // The command-line tool: a visitor and an agent in the terminal, and administration.
+        .executableTarget(
+            name: "parley",
+            dependencies: [
+                "ParleyCore", "ParleyKit", "ParleyKitNIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: - Tests
         .testTarget(
             name: "ParleyCoreTests",
@@ -107,6 +142,17 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // ParleyKit against the real server in-process, and its state machines alone.
+        .testTarget(
+            name: "ParleyKitTests",
+            dependencies: [
+                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

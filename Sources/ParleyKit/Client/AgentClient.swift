@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// The agent side of Parley, for the CLI, the tests and a native agent app: log in, set
+/// availability, watch the inbox, accept, reply, end.
+///
+/// Conversations assigned to the agent are subscribed automatically; their events arrive on
+/// ``events()`` in seq order and resume exactly after a reconnect.
+public actor AgentClient {
+    /// What happens for an agent.
+    public enum Event: Sendable, Hashable {
+        /// The connection's state changed.
+        case connection(ConnectionState)
+        /// A conversation of the app changed (queued, assigned, ended…): the inbox.
+        case conversation(Conversation)
+        /// A stored event of a conversation the agent follows.
+        case event(ConversationEvent)
+        /// Someone typing in a followed conversation.
+        case typing(Participant, isTyping: Bool, in: ConversationID)
+    }
+
+    let http: HTTPClient
+    let logger: Logger
+    private let link: RealtimeLink
+    private var session: AgentSession?
+    private var cursors: [ConversationID: Int64] = [:]
+    private var epoch: String?
+    private var observers: [UUID: AsyncStream<Event>.Continuation] = [:]
+    private var watcher: Task<Void, Never>?
+
+    /// Creates a client for a server. Nothing happens until ``login(email:password:)``.
+    public init(serverURL: URL, transport: any RealtimeTransport, reconnectPolicy: ReconnectPolicy = .standard,
+                logger: Logger = Logger(label: "parley.agent", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        http = HTTPClient(baseURL: serverURL)
+        self.logger = logger
+        let owner = WeakReference<AgentClient>()
+        let handlers = RealtimeLink.Handlers(
+            token: { _ in
+                guard let token = await owner.value?.session?.token else { throw ParleyError.unauthorized("not logged in") }
+                return token
+            },
+            opened: { epoch in await owner.value?.opened(epoch: epoch) },
+            frame: { frame in await owner.value?.handle(frame) },
+            lost: {})
+        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: reconnectPolicy, logger: logger, handlers: handlers)
+        owner.value = self
+    }
+
+    /// The logged-in agent.
+    public var agent: Agent? { session?.agent }
+
+    /// Logs in and opens the realtime connection.
+    /// - Throws: ``ParleyError`` (`isAuthorizationError` for wrong credentials, `isNetworkError` when the server is down).
+    @discardableResult
+    public func login(email: String, password: String) async throws -> Agent {
+        let session = try await http.request("POST", "/v1/agent/login", body: AgentLoginRequest(email: email, password: password), as: AgentSession.self)
+        self.session = session
+        let states = await link.states()
+        watcher = Task { [weak self] in
+            for await state in states { await self?.emit(.connection(state)) }
+        }
+        await link.start()
+        return session.agent
+    }
+
+    /// Logs out (revoking the token) and closes the connection.
+    public func logout() async {
+        if let token = session?.token { try? await http.send("POST", "/v1/agent/logout", token: token) }
+        await stop()
+    }
+
+    /// Closes the connection and ends the event streams.
+    public func stop() async {
+        await link.stop()
+        watcher?.cancel()
+        for observer in observers.values { observer.finish() }
+        observers = [:]
+        session = nil
+    }
+
+    /// Tries to connect at once instead of waiting out the backoff.
+    public func reconnectNow() async { await link.reconnectNow() }
+
+    /// Everything that happens, as one stream. Each call makes a new stream.
+    public func events() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.removeObserver(id) } }
+        return stream
+    }
+
+    /// Sets online (takes new conversations), away (keeps current ones) or offline.
+    @discardableResult
+    public func setAvailability(_ availability: Availability) async throws -> Agent {
+        let agent = try await http.request("PUT", "/v1/agent/availability", body: AvailabilityRequest(availability: availability), token: try token(), as: Agent.self)
+        session?.agent = agent
+        return agent
+    }
+
+    /// The app's conversations: queued, mine (assigned to me) or all.
+    public func conversations(_ view: String = "mine") async throws -> [Conversation] {
+        try await http.request("GET", "/v1/conversations?view=\(view)", token: try token(), as: ConversationList.self).conversations
+    }
+
+    /// Takes a queued conversation by hand.
+    @discardableResult
+    public func accept(_ conversation: ConversationID) async throws -> Conversation {
+        let accepted = try await http.request("POST", "/v1/conversations/\(conversation)/accept", body: Empty(), token: try token(), as: Conversation.self)
+        await follow(conversation)
+        return accepted
+    }
+
+    /// Replies in a conversation assigned to the agent; retries a lost answer with the same client
+    /// id, so the reply is stored once. Returns the stored event.
+    @discardableResult
+    public func reply(_ text: String, in conversation: ConversationID) async throws -> ConversationEvent {
+        do {
+            try Validation.messageText(text)
+        } catch {
+            throw ParleyError.invalidInput(error.description)
+        }
+        let request = SendMessageRequest(clientMessageID: UUID().uuidString.lowercased(), text: text)
+        var attempt = 0
+        while true {
+            do {
+                return try await http.request("POST", "/v1/conversations/\(conversation)/messages", body: request, token: try token(), as: SendMessageResponse.self).event
+            } catch let error as ParleyError where error.isNetworkError && attempt < 3 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+    }
+
+    /// Ends a conversation assigned to the agent.
+    @discardableResult
+    public func end(_ conversation: ConversationID) async throws -> Conversation {
+        try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try token(), as: Conversation.self)
+    }
+
+    /// Tells the visitor the agent is typing (or stopped).
+    public func setTyping(_ isTyping: Bool, in conversation: ConversationID) async {
+        try? await link.send(.typing(.init(conversationID: conversation, isTyping: isTyping)))
+    }
+
+    /// Follows a conversation's events from the start (or from where it left off).
+    public func follow(_ conversation: ConversationID) async {
+        if cursors[conversation] == nil { cursors[conversation] = 0 }
+        try? await link.send(.subscribe(.init(conversationID: conversation, afterSeq: cursors[conversation] ?? 0, epoch: epoch)))
+    }
+
+    // MARK: Internals
+
+    private func token() throws -> String {
+        guard let token = session?.token else { throw ParleyError.unauthorized("not logged in") }
+        return token
+    }
+
+    private func opened(epoch: String) async {
+        if self.epoch != nil && self.epoch != epoch { cursors = cursors.mapValues { _ in 0 } }
+        self.epoch = epoch
+        if let mine = try? await conversations("mine") {
+            for conversation in mine where cursors[conversation.id] == nil { cursors[conversation.id] = 0 }
+        }
+        for id in cursors.keys { await follow(id) }
+    }
+
+    private func handle(_ frame: ServerFrame) async {
+        switch frame {
+        case .event(let event):
+            guard event.seq > cursors[event.conversationID] ?? 0 else { return }
+            cursors[event.conversationID] = event.seq
+            emit(.event(event))
+        case .conversation(let conversation):
+            emit(.conversation(conversation))
+            if conversation.state == .assigned, conversation.agentID == session?.agent.id, cursors[conversation.id] == nil {
+                await follow(conversation.id)
+            }
+        case .typing(let typing):
+            guard typing.participant.id != session?.agent.id.rawValue else { return }
+            emit(.typing(typing.participant, isTyping: typing.isTyping, in: typing.conversationID))
+        case .reset(let reset):
+            cursors[reset.conversationID] = 0
+            epoch = reset.epoch
+        case .subscribed(let subscribed):
+            epoch = subscribed.epoch
+        case .error(let error):
+            logger.debug("server error frame", metadata: ["code": "\(error.code)"])
+        case .ready, .ack, .queuePosition, .pong:
+            break
+        }
+    }
+
+    private func emit(_ event: Event) {
+        for observer in observers.values { observer.yield(event) }
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+}

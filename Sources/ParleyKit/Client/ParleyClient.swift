@@ -1,0 +1,398 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// The visitor side of Parley: a user of your app talking to your support agents.
+///
+/// ```swift
+/// let client = ParleyClient(configuration: .init(serverURL: url, appID: appID), transport: transport)
+/// try await client.start()
+/// let conversation = try await client.openConversation(subject: "My order")
+/// _ = try await client.send("Hello!", in: conversation.id)
+/// ```
+///
+/// `send` writes the message to local storage before it returns; the client delivers it exactly
+/// once, in order, across reconnects and app restarts. Reconnects are automatic (``ReconnectPolicy``);
+/// after each, the client resumes every conversation after the last seq it has.
+public actor ParleyClient {
+    public nonisolated let configuration: ParleyConfiguration
+    /// Observable state for UIs.
+    public nonisolated let state = ParleyState()
+
+    let http: HTTPClient
+    let storage: any ParleyStorage
+    let logger: Logger
+    private let link: RealtimeLink
+    private var secrets: StoredSecrets?
+    private var outbox = OutboxMachine()
+    private var history = StoredHistory()
+    private var snapshots: [ConversationID: ConversationSnapshot] = [:]
+    private var models: [ConversationID: ConversationModel] = [:]
+    private var observers: [UUID: AsyncStream<ParleyEvent>.Continuation] = [:]
+    private var isStarted = false
+    private var lastUnread = 0
+    private var connectionWatcher: Task<Void, Never>?
+
+    /// Creates a client. Nothing happens until ``start()``.
+    /// - Parameters:
+    ///   - transport: the WebSocket transport (`URLSessionTransport` on Apple platforms,
+    ///     `NIOWebSocketTransport` from ParleyKitNIO elsewhere).
+    ///   - storage: where the outbox, history and secrets live; default ``FileStorage`` in
+    ///     ``ParleyConfiguration/storage``.
+    public init(configuration: ParleyConfiguration, transport: any RealtimeTransport, storage: (any ParleyStorage)? = nil) {
+        self.configuration = configuration
+        self.http = HTTPClient(baseURL: configuration.serverURL)
+        self.storage = storage ?? FileStorage(directory: configuration.storage.directoryURL)
+        self.logger = configuration.logger
+        // The link calls back into the client; the client owns the link, so the link holds it weakly.
+        let owner = WeakReference<ParleyClient>()
+        let handlers = RealtimeLink.Handlers(
+            token: { renew in
+                guard let client = owner.value else { throw ParleyError.stopped }
+                return try await client.token(renew: renew)
+            },
+            opened: { epoch in await owner.value?.opened(epoch: epoch) },
+            frame: { frame in await owner.value?.handle(frame) },
+            lost: { await owner.value?.lost() })
+        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: configuration.reconnectPolicy, logger: logger, handlers: handlers)
+        owner.value = self
+    }
+
+    // MARK: Lifecycle
+
+    /// Loads local state and starts connecting. Works offline: messages sent meanwhile wait in the
+    /// outbox. - Throws: ``ParleyError`` when local storage cannot be read.
+    public func start() async throws {
+        guard !isStarted else { return }
+        isStarted = true
+        var secrets = try storage.loadSecrets() ?? StoredSecrets(deviceID: UUID().uuidString.lowercased())
+        if try storage.loadSecrets() == nil { try storage.saveSecrets(secrets) }
+        self.secrets = secrets
+        outbox = OutboxMachine(items: try storage.loadOutbox())
+        history = try storage.loadHistory()
+        for (id, events) in history.events {
+            var snapshot = ConversationSnapshot(id: id, summary: history.conversations[id])
+            for event in events { snapshot.apply(event) }
+            snapshots[id] = snapshot
+        }
+        for item in outbox.items where snapshots[item.conversationID] == nil {
+            snapshots[item.conversationID] = ConversationSnapshot(id: item.conversationID)
+        }
+        secrets = self.secrets ?? secrets
+        let states = await link.states()
+        connectionWatcher = Task { [weak self] in
+            for await state in states { await self?.connectionChanged(state) }
+        }
+        await link.start()
+        await refreshAll()
+    }
+
+    /// Stops: closes the socket, cancels timers and ends every event stream. Unsent messages stay
+    /// in the outbox for the next start.
+    public func stop() async {
+        guard isStarted else { return }
+        isStarted = false
+        await link.stop()
+        connectionWatcher?.cancel()
+        connectionWatcher = nil
+        for observer in observers.values { observer.finish() }
+        observers = [:]
+        await MainActor.run { state.connectionState = .stopped }
+    }
+
+    /// Tries to connect at once instead of waiting out the backoff (the app came to the foreground,
+    /// or the network came back).
+    public func reconnectNow() async { await link.reconnectNow() }
+
+    /// The connection's states, starting with the current one.
+    public func connectionStates() async -> AsyncStream<ConnectionState> { await link.states() }
+
+    /// Everything that happens, as one stream. Each call makes a new stream.
+    public func events() -> AsyncStream<ParleyEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ParleyEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.removeObserver(id) } }
+        return stream
+    }
+
+    /// The unread count whenever it changes: Pyrus' `subscribeToReplies`/`onNewReply(hasUnreadComments:)`.
+    public func unreadUpdates() -> AsyncStream<Int> {
+        let events = events()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    if case .unread(let count, _) = event { continuation.yield(count) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The visitor's id, once the server has told it.
+    public var visitorID: VisitorID? { secrets?.visitorID }
+
+    // MARK: Conversations
+
+    /// The visitor's conversations from the server, newest activity first.
+    public func conversations() async throws -> [Conversation] {
+        let list = try await http.request("GET", "/v1/conversations", token: try await token(renew: false), as: ConversationList.self)
+        for conversation in list.conversations { remember(conversation) }
+        await publishSummaries()
+        return list.conversations
+    }
+
+    /// Opens a new conversation (in the configured default queue unless one is given).
+    /// - Throws: ``ParleyError`` (`isNetworkError` while offline).
+    public func openConversation(queue: QueueID? = nil, subject: String? = nil, attributes: [String: String] = [:]) async throws -> Conversation {
+        var merged = configuration.customAttributes.merging(attributes) { _, new in new }
+        merged["locale"] = merged["locale"] ?? configuration.locale.identifier
+        let request = OpenConversationRequest(queueID: queue ?? configuration.defaultQueueID, subject: subject, attributes: merged)
+        let conversation = try await http.request("POST", "/v1/conversations", body: request, token: try await token(renew: false), as: Conversation.self)
+        remember(conversation)
+        snapshots[conversation.id]?.queuePosition = conversation.queuePosition
+        await subscribe(conversation.id)
+        await publish(conversation.id)
+        await publishSummaries()
+        return conversation
+    }
+
+    /// The observable model of a conversation, loading it from the server when it is not known
+    /// yet (a deep link from a notification).
+    public func conversation(_ id: ConversationID) async throws -> ConversationModel {
+        if snapshots[id]?.summary == nil {
+            let conversation = try await http.request("GET", "/v1/conversations/\(id)", token: try await token(renew: false), as: Conversation.self)
+            remember(conversation)
+            snapshots[id]?.queuePosition = conversation.queuePosition
+            await subscribe(id)
+        }
+        await publish(id)
+        return await model(id)
+    }
+
+    /// Sends a text message. It is in local storage when this returns, shown as pending, and is
+    /// delivered exactly once when the connection allows, in order with the conversation's others.
+    /// - Throws: ``ParleyError/invalidInput(_:)`` for empty or too long text; `.storage` when it cannot be saved.
+    @discardableResult
+    public func send(_ text: String, in conversation: ConversationID) async throws -> ChatMessage {
+        do {
+            try Validation.messageText(text)
+        } catch {
+            throw ParleyError.invalidInput(error.description)
+        }
+        if snapshots[conversation] == nil { snapshots[conversation] = ConversationSnapshot(id: conversation) }
+        let item = OutboxItem(clientMessageID: UUID().uuidString.lowercased(), conversationID: conversation, text: text, createdAt: Date())
+        try await perform(outbox.enqueue(item))
+        await publish(conversation)
+        return ChatMessage(id: item.clientMessageID, seq: nil, text: text, author: .visitor(visitorID ?? VisitorID(rawValue: ""), name: configuration.userName),
+                           createdAt: item.createdAt, deliveryState: .pending, isMine: true)
+    }
+
+    /// Sends a failed message again.
+    public func retry(_ messageID: String) async throws { try await perform(outbox.retry(messageID)) }
+
+    /// Gives up a failed message.
+    public func discard(_ messageID: String) async throws { try await perform(outbox.discard(messageID)) }
+
+    /// Ends the conversation (the visitor leaves; the agent is told).
+    public func end(_ conversation: ConversationID) async throws {
+        let updated = try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try await token(renew: false), as: Conversation.self)
+        remember(updated)
+        await publish(conversation)
+    }
+
+    /// Cancels a conversation that is still waiting in the queue (the same as ending it then).
+    public func cancel(_ conversation: ConversationID) async throws { try await end(conversation) }
+
+    /// Marks everything in the conversation read, on every device of the visitor.
+    public func markRead(_ conversation: ConversationID) async throws {
+        guard let seq = snapshots[conversation]?.lastSeq, seq > 0 else { return }
+        guard (snapshots[conversation]?.readSeq(by: .visitor) ?? 0) < seq else { return }
+        try await http.send("POST", "/v1/conversations/\(conversation)/read", body: ReadRequest(seq: seq), token: try await token(renew: false))
+    }
+
+    /// Tells the agent the visitor is typing (or stopped). Dropped while offline.
+    public func setTyping(_ isTyping: Bool, in conversation: ConversationID) async {
+        try? await link.send(.typing(.init(conversationID: conversation, isTyping: isTyping)))
+    }
+
+    // MARK: Session
+
+    private func token(renew: Bool) async throws -> String {
+        guard var secrets else { throw ParleyError.stopped }
+        if !renew, let token = secrets.token, let expiry = secrets.tokenExpiresAt, expiry.timeIntervalSinceNow > 60 {
+            return token
+        }
+        let session = try await http.request(
+            "POST", "/v1/visitor/session",
+            body: VisitorSessionRequest(appID: configuration.appID, deviceID: secrets.deviceID, name: configuration.userName,
+                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes),
+            as: VisitorSession.self)
+        secrets.token = session.token
+        secrets.tokenExpiresAt = session.expiresAt
+        secrets.visitorID = session.visitor.id
+        self.secrets = secrets
+        try storage.saveSecrets(secrets)
+        return session.token
+    }
+
+    // MARK: Realtime
+
+    private func opened(epoch: String) async {
+        if history.epoch != nil && history.epoch != epoch {
+            // Another database: what we hold cannot be resumed; subscriptions start over.
+            for id in snapshots.keys { snapshots[id]?.reset() }
+            history.events = [:]
+        }
+        history.epoch = epoch
+        _ = try? await conversations()
+        for id in snapshots.keys { await subscribe(id) }
+        try? await perform(outbox.connectionOpened())
+    }
+
+    private func lost() async {
+        try? await perform(outbox.connectionLost())
+    }
+
+    private func subscribe(_ id: ConversationID) async {
+        let after = snapshots[id]?.lastSeq ?? 0
+        try? await link.send(.subscribe(.init(conversationID: id, afterSeq: after, epoch: after > 0 ? history.epoch : nil)))
+    }
+
+    private func handle(_ frame: ServerFrame) async {
+        switch frame {
+        case .event(let event):
+            apply(event)
+            emit(.event(event))
+            await publish(event.conversationID)
+            saveHistory()
+        case .ack(let ack):
+            guard let clientID = ack.event.message?.clientMessageID else { return }
+            apply(ack.event)
+            try? await perform(outbox.acknowledged(clientID, event: ack.event))
+            await publish(ack.event.conversationID)
+        case .subscribed(let subscribed):
+            history.epoch = subscribed.epoch
+            saveHistory()
+        case .reset(let reset):
+            snapshots[reset.conversationID]?.reset()
+            history.epoch = reset.epoch
+            emit(.reset(reset.conversationID))
+        case .typing(let typing):
+            guard typing.participant.role != .visitor else { return }
+            if typing.isTyping { snapshots[typing.conversationID]?.typing.insert(typing.participant) } else { snapshots[typing.conversationID]?.typing.remove(typing.participant) }
+            emit(.typing(typing.participant, isTyping: typing.isTyping, in: typing.conversationID))
+            await publish(typing.conversationID)
+        case .queuePosition(let position):
+            snapshots[position.conversationID]?.queuePosition = position.position
+            emit(.queuePosition(position.position, in: position.conversationID))
+            await publish(position.conversationID)
+        case .conversation(let conversation):
+            let isNew = snapshots[conversation.id] == nil
+            remember(conversation)
+            if isNew { await subscribe(conversation.id) }
+            await publish(conversation.id)
+            await publishSummaries()
+        case .error(let error):
+            // A refused send names its client message id in `ref`.
+            if let ref = error.ref, outbox.items.contains(where: { $0.clientMessageID == ref }) {
+                let fatal = !["internal", "http_503", "http_429"].contains(error.code)
+                try? await perform(outbox.refused(ref, reason: error.message, isFatal: fatal))
+                if let conversation = error.conversationID { await publish(conversation) }
+            }
+        case .ready, .pong:
+            break
+        }
+    }
+
+    /// Applies an event only when it continues the conversation without a gap; a later one waits
+    /// for the subscription, which delivers everything in order.
+    private func apply(_ event: ConversationEvent) {
+        var snapshot = snapshots[event.conversationID] ?? ConversationSnapshot(id: event.conversationID)
+        guard event.seq == snapshot.lastSeq + 1 else { return }
+        snapshot.apply(event)
+        snapshots[event.conversationID] = snapshot
+    }
+
+    private func perform(_ actions: [OutboxMachine.Action]) async throws {
+        for action in actions {
+            switch action {
+            case .persist(let items):
+                try storage.saveOutbox(items)
+            case .transmit(let item):
+                try? await link.send(.send(.init(ref: item.clientMessageID, conversationID: item.conversationID,
+                                                 clientMessageID: item.clientMessageID, text: item.text)))
+            case .delivered(let item, let event):
+                emit(.delivered(ChatMessage(id: item.clientMessageID, seq: event.seq, text: item.text, author: event.author,
+                                            createdAt: event.createdAt, deliveryState: .sent, isMine: true), in: item.conversationID))
+            case .failed(let item, let reason):
+                emit(.failed(ChatMessage(id: item.clientMessageID, seq: nil, text: item.text, author: .visitor(visitorID ?? VisitorID(rawValue: ""), name: nil),
+                                         createdAt: item.createdAt, deliveryState: .failed(reason), isMine: true), in: item.conversationID))
+            }
+        }
+    }
+
+    // MARK: Publishing
+
+    private func remember(_ conversation: Conversation) {
+        var snapshot = snapshots[conversation.id] ?? ConversationSnapshot(id: conversation.id)
+        var summary = conversation
+        if let known = snapshot.summary, known.lastSeq > summary.lastSeq { summary.lastSeq = known.lastSeq }
+        snapshot.summary = summary
+        if let position = conversation.queuePosition { snapshot.queuePosition = position }
+        snapshots[conversation.id] = snapshot
+        history.conversations[conversation.id] = summary
+    }
+
+    private func model(_ id: ConversationID) async -> ConversationModel {
+        if let model = models[id] { return model }
+        let model = ConversationModel(id: id)
+        models[id] = model
+        return model
+    }
+
+    private func publish(_ id: ConversationID) async {
+        guard let snapshot = snapshots[id] else { return }
+        let model = await model(id)
+        let pending = outbox.items
+        let visitor = visitorID
+        await MainActor.run { model.update(from: snapshot, pending: pending, visitor: visitor) }
+        let unread = snapshots.values.reduce(0) { $0 + $1.unreadCount }
+        if unread != lastUnread {
+            lastUnread = unread
+            emit(.unread(count: unread, hasUnread: unread > 0))
+            await MainActor.run { state.unreadCount = unread }
+        }
+    }
+
+    private func publishSummaries() async {
+        let list = snapshots.values.compactMap(\.summary).sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
+        await MainActor.run { state.conversations = list }
+    }
+
+    private func refreshAll() async {
+        for id in snapshots.keys { await publish(id) }
+        await publishSummaries()
+    }
+
+    private func connectionChanged(_ connection: ConnectionState) async {
+        emit(.connection(connection))
+        await MainActor.run { state.connectionState = connection }
+    }
+
+    private func emit(_ event: ParleyEvent) {
+        for observer in observers.values { observer.yield(event) }
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    private func saveHistory() {
+        history.events = snapshots.mapValues(\.events)
+        do {
+            try storage.saveHistory(history)
+        } catch {
+            logger.warning("history not saved", metadata: ["error": "\(error)"])
+        }
+    }
+}

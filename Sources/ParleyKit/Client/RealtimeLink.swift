@@ -1,0 +1,171 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// The one realtime socket of a client and its reconnects, driving ``ConnectionMachine``.
+/// Shared by ``ParleyClient`` and ``AgentClient``; they handle the frames.
+actor RealtimeLink {
+    /// What the owner provides.
+    struct Handlers: Sendable {
+        /// A bearer token; `renew` asks for a fresh one after the server refused the last.
+        var token: @Sendable (_ renew: Bool) async throws -> String
+        /// The socket is open and the server said `ready`: resubscribe, resend the outbox.
+        var opened: @Sendable (_ epoch: String) async -> Void
+        /// Every frame after `ready`, in order.
+        var frame: @Sendable (ServerFrame) async -> Void
+        /// The socket is gone (a reconnect may follow).
+        var lost: @Sendable () async -> Void
+    }
+
+    private let transport: any RealtimeTransport
+    private let url: URL
+    private let handlers: Handlers
+    private let logger: Logger
+    private var machine: ConnectionMachine
+    private var channel: (any RealtimeChannel)?
+    private var generation = 0
+    private var retryTask: Task<Void, Never>?
+    private var readerTask: Task<Void, Never>?
+    private var observers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
+    private var random: @Sendable () -> Double
+
+    init(transport: any RealtimeTransport, url: URL, policy: ReconnectPolicy, logger: Logger, handlers: Handlers,
+         random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
+        self.transport = transport
+        self.url = url
+        self.handlers = handlers
+        self.logger = logger
+        self.machine = ConnectionMachine(policy: policy)
+        self.random = random
+    }
+
+    var state: ConnectionState { machine.state }
+
+    /// A stream of connection states, starting with the current one.
+    func states() -> AsyncStream<ConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.yield(machine.state)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    func start() { perform(machine.start()) }
+
+    func reconnectNow() { perform(machine.reconnectNow()) }
+
+    func stop() {
+        perform(machine.stop())
+        for observer in observers.values { observer.finish() }
+        observers = [:]
+    }
+
+    /// Sends a frame on the open socket.
+    /// - Throws: ``ParleyError/network(_:)`` when no socket is open.
+    func send(_ frame: ClientFrame) async throws {
+        guard let channel, machine.state == .connected else { throw ParleyError.network("not connected") }
+        try await channel.send(String(decoding: try ParleyJSON.encode(frame), as: UTF8.self))
+    }
+
+    var isConnected: Bool { machine.state == .connected }
+
+    // MARK: Actions
+
+    private func perform(_ actions: [ConnectionMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .connect:
+                generation += 1
+                let attempt = generation
+                Task { await self.connect(attempt) }
+            case .scheduleRetry(let delay):
+                retryTask?.cancel()
+                retryTask = Task {
+                    try? await Task.sleep(for: delay)
+                    guard !Task.isCancelled else { return }
+                    self.retryFired()
+                }
+            case .cancelRetry:
+                retryTask?.cancel()
+                retryTask = nil
+            case .closeSocket:
+                generation += 1
+                let closing = channel
+                channel = nil
+                readerTask?.cancel()
+                readerTask = nil
+                Task { await closing?.close() }
+            case .publish(let state):
+                logger.debug("connection state", metadata: ["parley.state": "\(state)"])
+                for observer in observers.values { observer.yield(state) }
+            }
+        }
+    }
+
+    private func retryFired() { perform(machine.retryTimerFired()) }
+
+    private func connect(_ attempt: Int) async {
+        do {
+            var channel: any RealtimeChannel
+            do {
+                channel = try await transport.connect(to: url, headers: ["Authorization": "Bearer \(try await handlers.token(false))"])
+            } catch let error as ParleyError where error.isAuthorizationError {
+                // The token may have expired: one try with a fresh one before giving up.
+                channel = try await transport.connect(to: url, headers: ["Authorization": "Bearer \(try await handlers.token(true))"])
+            }
+            guard attempt == generation else {
+                await channel.close()
+                return
+            }
+            self.channel = channel
+            readerTask = Task { await self.read(channel, attempt: attempt) }
+        } catch {
+            guard attempt == generation else { return }
+            failed(error as? ParleyError ?? .network("\(error)"))
+        }
+    }
+
+    private func read(_ channel: any RealtimeChannel, attempt: Int) async {
+        let decoder = ParleyJSON.makeDecoder()
+        var failure = ParleyError.network("the connection closed")
+        do {
+            for try await text in channel.incoming {
+                guard attempt == generation else { return }
+                guard let frame = try? decoder.decode(ServerFrame.self, from: Data(text.utf8)) else {
+                    logger.debug("unknown frame skipped")
+                    continue
+                }
+                if case .ready(let ready) = frame {
+                    perform(machine.opened())
+                    await handlers.opened(ready.epoch)
+                } else {
+                    if case .error(let error) = frame, error.code == "unauthorized", error.ref == nil {
+                        failure = .unauthorized(error.message)
+                    }
+                    await handlers.frame(frame)
+                }
+            }
+        } catch let error as ParleyError {
+            failure = error
+        } catch {
+            failure = .network("\(error)")
+        }
+        guard attempt == generation else { return }
+        // A revoked session is not fatal for a visitor (a new token is fetched); the retry decides.
+        failed(failure.isAuthorizationError ? .network(failure.message) : failure)
+    }
+
+    private func failed(_ error: ParleyError) {
+        let wasConnected = machine.state == .connected
+        channel = nil
+        perform(machine.lost(error, random: random()))
+        if wasConnected || machine.state != .connecting {
+            Task { await handlers.lost() }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// How a ``ParleyClient`` connects and behaves. Every default is stated on its property.
+public struct ParleyConfiguration: Sendable {
+    /// Who the visitor is.
+    public enum Identity: Sendable, Hashable {
+        /// Anonymous and bound to this device: the same device is the same visitor with the same
+        /// history (Pyrus' `createWith(appId)`). The device id is made once and kept in storage.
+        case anonymous
+        // Verified identities (HMAC of a user id, a JWT, a customer authorisation service) arrive in
+        // a later release as further cases.
+    }
+
+    /// The server, e.g. `https://chat.example.com`. Required.
+    public var serverURL: URL
+    /// The app id (public, from the server's admin). Required.
+    public var appID: AppID
+    /// Who the visitor is. Default ``Identity/anonymous``.
+    public var identity: Identity = .anonymous
+    /// The queue new conversations open in; nil uses the app's first queue. Default nil.
+    public var defaultQueueID: QueueID?
+    /// The visitor's display name shown to agents. Default nil.
+    public var userName: String?
+    /// The visitor's email shown to agents. Default nil.
+    public var userEmail: String?
+    /// Custom attributes shown to agents (plan, app version…). Default empty.
+    public var customAttributes: [String: String] = [:]
+    /// The visitor's locale, sent as the `locale` attribute. Default `Locale.current`.
+    public var locale: Locale = .current
+    /// Where history, the outbox and secrets are kept. Default: a `Parley` folder in the
+    /// application-support directory, or the temporary directory where there is none.
+    public var storage: StorageLocation = .default
+    /// Reconnect delays. Default ``ReconnectPolicy/standard``.
+    public var reconnectPolicy: ReconnectPolicy = .standard
+    /// The logger. Default: silent.
+    public var logger: Logger = Logger(label: "parley.kit", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A configuration for a server and an app, with the defaults above.
+    public init(serverURL: URL, appID: AppID) {
+        self.serverURL = serverURL
+        self.appID = appID
+    }
+}
+
+/// Where ParleyKit keeps its files.
+public enum StorageLocation: Sendable, Hashable {
+    /// The default location (see ``ParleyConfiguration/storage``).
+    case `default`
+    /// A directory of your choice (one per user; tests use a temporary one).
+    case directory(URL)
+
+    /// The directory this location names.
+    public var directoryURL: URL {
+        switch self {
+        case .directory(let url):
+            return url
+        case .default:
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return base.appendingPathComponent("Parley", isDirectory: true)
+        }
+    }
+}
+
+/// Capped, jittered exponential backoff:
+///
+///     delay(attempt) = min(maximum, initial × multiplier^(attempt − 1)) × (1 + jitter × r),  r uniform in [−1, 1]
+///
+/// With the standard policy (initial 0.5 s, multiplier 2, maximum 30 s, jitter ±20 %):
+///
+/// | attempt | 1 | 2 | 3 | 4 | 5 | 6 | 7+ |
+/// |---|---|---|---|---|---|---|---|
+/// | delay (s) | 0.5 | 1 | 2 | 4 | 8 | 16 | 30 |
+///
+/// each ±20 %. The jitter spreads a crowd of clients that lost the server at the same moment.
+public struct ReconnectPolicy: Sendable, Hashable {
+    /// The first delay. Standard: 0.5 s.
+    public var initialDelay: Duration
+    /// The growth per attempt. Standard: 2.
+    public var multiplier: Double
+    /// The longest delay. Standard: 30 s.
+    public var maximumDelay: Duration
+    /// The relative jitter, 0…1. Standard: 0.2.
+    public var jitter: Double
+
+    public init(initialDelay: Duration, multiplier: Double, maximumDelay: Duration, jitter: Double) {
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maximumDelay = maximumDelay
+        self.jitter = min(max(jitter, 0), 1)
+    }
+
+    /// 0.5 s × 2^(attempt−1), at most 30 s, ±20 %.
+    public static let standard = ReconnectPolicy(initialDelay: .milliseconds(500), multiplier: 2, maximumDelay: .seconds(30), jitter: 0.2)
+
+    /// The delay before reconnect attempt `attempt` (1-based), with `random` in [−1, 1].
+    public func delay(attempt: Int, random: Double) -> Duration {
+        let base = initialDelay.seconds * pow(multiplier, Double(max(0, attempt - 1)))
+        let capped = min(maximumDelay.seconds, base)
+        return .seconds(max(0, capped * (1 + jitter * min(max(random, -1), 1))))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

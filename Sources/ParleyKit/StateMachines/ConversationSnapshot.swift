@@ -1,0 +1,130 @@
+import Foundation
+import ParleyCore
+
+/// One conversation as the client knows it, built by applying events in seq order: a pure reducer
+/// with no I/O, so what a UI shows is tested without a server.
+public struct ConversationSnapshot: Sendable, Hashable {
+    public let id: ConversationID
+    /// The summary from the server (subject, queue, state at fetch time).
+    public var summary: Conversation?
+    /// Stored events in seq order, without gaps from the first one kept.
+    public private(set) var events: [ConversationEvent] = []
+    /// The live queue position while queued.
+    public var queuePosition: Int?
+    /// Who is typing now (besides the visitor).
+    public var typing: Set<Participant> = []
+
+    public init(id: ConversationID, summary: Conversation? = nil) {
+        self.id = id
+        self.summary = summary
+    }
+
+    /// The seq of the newest event applied (0 when none).
+    public var lastSeq: Int64 { events.last?.seq ?? 0 }
+
+    /// Applies a stored event. Returns false for one already applied (a replay overlap).
+    @discardableResult
+    public mutating func apply(_ event: ConversationEvent) -> Bool {
+        guard event.conversationID == id, event.seq > lastSeq else { return false }
+        events.append(event)
+        switch event.body {
+        case .stateChanged(let change):
+            if var updated = summary {
+                updated.state = change.to
+                updated.agentID = change.to == .queued ? nil : (change.agentID ?? updated.agentID)
+                summary = updated
+            }
+            if change.to != .queued { queuePosition = nil }
+        case .message:
+            typing.remove(event.author)
+        case .participantLeft(let left):
+            typing.remove(left.participant)
+        default:
+            break
+        }
+        summary?.lastSeq = event.seq
+        return true
+    }
+
+    /// Forgets every event (the server said `reset`: another epoch); a full replay follows.
+    public mutating func reset() {
+        events = []
+        typing = []
+    }
+
+    /// The conversation's state: from the newest state change, else the summary, else queued.
+    public var state: ConversationState {
+        for event in events.reversed() {
+            if case .stateChanged(let change) = event.body { return change.to }
+        }
+        return summary?.state ?? .queued
+    }
+
+    /// The agent in the conversation now: joined and not left since.
+    public var agent: Participant? {
+        var current: Participant?
+        for event in events {
+            switch event.body {
+            case .participantJoined(let joined) where joined.participant.role == .agent: current = joined.participant
+            case .participantLeft(let left) where left.participant.id == current?.id: current = nil
+            default: break
+            }
+        }
+        return current
+    }
+
+    /// The highest seq the given role has marked read.
+    public func readSeq(by role: Participant.Role) -> Int64 {
+        events.reduce(0) { seq, event in
+            if case .read(let marker) = event.body, event.author.role == role { return max(seq, marker.readSeq) }
+            return seq
+        }
+    }
+
+    /// Messages from the other side that the visitor has not read (read on any device counts).
+    public var unreadCount: Int {
+        let read = readSeq(by: .visitor)
+        return events.filter { $0.seq > read && $0.message != nil && $0.author.role != .visitor }.count
+    }
+
+    /// The transcript: stored messages, then the visitor's messages still in the outbox.
+    public func messages(pending: [OutboxItem], visitor: VisitorID?) -> [ChatMessage] {
+        var messages: [ChatMessage] = events.compactMap { event in
+            guard let body = event.message else { return nil }
+            return ChatMessage(
+                id: body.clientMessageID, seq: event.seq, text: body.text, author: event.author, createdAt: event.createdAt,
+                deliveryState: .sent, isMine: event.author.role == .visitor && event.author.id == visitor?.rawValue)
+        }
+        let stored = Set(messages.map(\.id))
+        for item in pending where item.conversationID == id && !stored.contains(item.clientMessageID) {
+            messages.append(ChatMessage(
+                id: item.clientMessageID, seq: nil, text: item.text, author: .visitor(visitor ?? VisitorID(rawValue: ""), name: nil),
+                createdAt: item.createdAt, deliveryState: item.failure.map(ChatMessage.DeliveryState.failed) ?? .pending, isMine: true))
+        }
+        return messages
+    }
+}
+
+/// A message as a chat screen shows it.
+public struct ChatMessage: Identifiable, Hashable, Sendable {
+    /// Whether the server has the message.
+    public enum DeliveryState: Hashable, Sendable {
+        /// Written to local storage; waiting for the server.
+        case pending
+        /// Stored by the server (it has a seq).
+        case sent
+        /// Refused by the server for good, with the reason.
+        case failed(String)
+    }
+
+    /// The client message id: stable from `send` to delivery.
+    public var id: String
+    /// The server's seq, once stored.
+    public var seq: Int64?
+    public var text: String
+    public var author: Participant
+    public var createdAt: Date
+    public var deliveryState: DeliveryState
+    /// True for the visitor's own messages.
+    public var isMine: Bool
+}
