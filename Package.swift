@@ -121,6 +121,18 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // The real server in-process on 127.0.0.1:0 with a fresh SQLite file, for integration tests.
+        .target(
+            name: "ParleyTestSupport",
+            dependencies: [
+                "ParleyCore", "ParleyServer", "ParleyStore", "ParleyStoreSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ParleyTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore"],
@@ -135,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite",
+                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite", "ParleyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -150,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite",
+                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

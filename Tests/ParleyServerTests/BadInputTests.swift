@@ -1,6 +1,7 @@
 import Foundation
 import NIOWebSocket
 import ParleyCore
+import ParleyTestSupport
 import ParleyServer
 import Testing
 

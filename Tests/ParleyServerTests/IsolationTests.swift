@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2)))

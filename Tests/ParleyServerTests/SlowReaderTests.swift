@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import ParleyCore
+import ParleyTestSupport
 import ParleyServer
 import Testing
 import WSClient

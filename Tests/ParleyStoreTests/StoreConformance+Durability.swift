@@ -233,7 +233,8 @@ extension StoreConformance {
         let reopened = try await reopen()
         let stored = try await reopened.events(id, app: fixture.app.id, afterSeq: 0, limit: 10_000)
         try await reopened.close()
-        #expect(stored.map(\.seq) == Array(1...Int64(sends + 1)), "every commit started before close() is stored")
+        #expect(stored.count == sends + 1, "every commit started before close() is stored")
+        #expect(stored.map(\.seq) == Array(1...Int64(stored.count)), "no hole in the numbering")
     }
 
     /// Commits racing `close()` may fail (a store that is closing refuses new work), but every

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTestSupport
 import Synchronization
 
 /// Frames received by a test socket, kept until a test takes them. `take(where:)` removes the

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import ParleyCore
+import ParleyTestSupport
 import Synchronization
 import WSClient
 

@@ -5,19 +5,21 @@ import FoundationNetworking
 import ParleyCore
 
 /// A small HTTP client for tests, speaking Parley's JSON.
-struct TestHTTP: Sendable {
-    let baseURL: URL
+public struct TestHTTP: Sendable {
+    public let baseURL: URL
 
-    struct Reply: Sendable {
-        var status: Int
-        var body: Data
-        var headers: [String: String]
+    public init(baseURL: URL) { self.baseURL = baseURL }
 
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try ParleyJSON.decode(type, from: body) }
-        var error: ErrorBody? { try? ParleyJSON.decode(ErrorBody.self, from: body) }
+    public struct Reply: Sendable {
+        public var status: Int
+        public var body: Data
+        public var headers: [String: String]
+
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T { try ParleyJSON.decode(type, from: body) }
+        public var error: ErrorBody? { try? ParleyJSON.decode(ErrorBody.self, from: body) }
     }
 
-    func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> Reply {
+    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> Reply {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         request.httpBody = body
@@ -31,12 +33,12 @@ struct TestHTTP: Sendable {
         return Reply(status: http.statusCode, body: data, headers: headers)
     }
 
-    func send<Body: Encodable>(_ method: String, _ path: String, _ body: Body, token: String? = nil) async throws -> Reply {
+    public func send<Body: Encodable>(_ method: String, _ path: String, _ body: Body, token: String? = nil) async throws -> Reply {
         try await request(method, path, body: try ParleyJSON.encode(body), token: token)
     }
 
     /// POSTs a JSON body and decodes a 2xx answer; any other status throws with the body.
-    func post<Body: Encodable, T: Decodable>(_ path: String, _ body: Body, token: String? = nil, as type: T.Type) async throws -> T {
+    public func post<Body: Encodable, T: Decodable>(_ path: String, _ body: Body, token: String? = nil, as type: T.Type) async throws -> T {
         let reply = try await send("POST", path, body, token: token)
         guard (200..<300).contains(reply.status) else {
             throw TestFailure("POST \(path) → \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
@@ -45,7 +47,7 @@ struct TestHTTP: Sendable {
     }
 
     /// GETs and decodes a 2xx answer.
-    func get<T: Decodable>(_ path: String, token: String?, as type: T.Type) async throws -> T {
+    public func get<T: Decodable>(_ path: String, token: String?, as type: T.Type) async throws -> T {
         let reply = try await request("GET", path, token: token)
         guard (200..<300).contains(reply.status) else {
             throw TestFailure("GET \(path) → \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")

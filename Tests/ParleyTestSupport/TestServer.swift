@@ -6,21 +6,20 @@ import ParleyServer
 import ParleyStore
 import ParleyStoreSQLite
 import ServiceLifecycle
-import Testing
 
 /// A real parleyd in this process: a fresh SQLite file, 127.0.0.1:0, the demo app, queue and agent.
-final class TestServer: Sendable {
-    let port: Int
-    let store: SQLiteStore
-    let directory: URL
-    let demo: DemoSetup
-    let adminToken = "test-operator-token"
+public final class TestServer: Sendable {
+    public let port: Int
+    public let store: SQLiteStore
+    public let directory: URL
+    public let demo: DemoSetup
+    public let adminToken = "test-operator-token"
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
-    var appID: AppID { demo.app.app.id }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
+    public var appID: AppID { demo.app.app.id }
 
     private init(port: Int, store: SQLiteStore, directory: URL, demo: DemoSetup, task: Task<Void, any Error>, group: ServiceGroup) {
         self.port = port
@@ -32,19 +31,20 @@ final class TestServer: Sendable {
     }
 
     /// Starts a server; `configure` adjusts its configuration (grace time, buffer limits…).
-    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
+    /// To restart one (same files, same port), pass the stopped server as `restarting`.
+    public static func start(restarting previous: TestServer? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
         var configuration = ServerConfiguration(tokenKey: Data(repeating: 7, count: 32))
-        configuration.port = 0
+        configuration.port = previous?.port ?? 0
         configuration.passwordCost = 4
         configuration.adminToken = "test-operator-token"
         configure(&configuration)
         var logger = Logger(label: "parleyd-test")
         logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
-        guard let demo = try await server.administration.bootstrapDemo() else { throw TestFailure("expected an empty database") }
+        guard let demo = try await server.administration.bootstrapDemo() ?? previous?.demo else { throw TestFailure("expected an empty database") }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await server.makeApplication { port in portContinuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
@@ -54,8 +54,8 @@ final class TestServer: Sendable {
         return TestServer(port: port, store: store, directory: directory, demo: demo, task: task, group: group)
     }
 
-    /// Stops the server gracefully and deletes its files.
-    func stop(keepFiles: Bool = false) async {
+    /// Stops the server gracefully and deletes its files (unless `keepFiles`, for a restart).
+    public func stop(keepFiles: Bool = false) async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
         try? await store.close()
@@ -65,17 +65,17 @@ final class TestServer: Sendable {
     // MARK: Fixtures
 
     /// A new visitor session for a device.
-    func visitor(_ device: String = "device-\(UUID().uuidString)", name: String? = "Visitor", app: AppID? = nil) async throws -> VisitorSession {
+    public func visitor(_ device: String = "device-\(UUID().uuidString)", name: String? = "Visitor", app: AppID? = nil) async throws -> VisitorSession {
         try await http.post("/v1/visitor/session", VisitorSessionRequest(appID: app ?? appID, deviceID: device, name: name), as: VisitorSession.self)
     }
 
     /// Logs in the demo agent.
-    func demoAgent() async throws -> AgentSession {
+    public func demoAgent() async throws -> AgentSession {
         try await http.post("/v1/agent/login", AgentLoginRequest(email: demo.agent.email, password: demo.password), as: AgentSession.self)
     }
 
     /// Creates an agent in an app (default: the demo app and queue) and logs them in.
-    func agent(name: String = "Agent", capacity: Int = 3, app: AppID? = nil, queues: [QueueID]? = nil, role: AgentRole = .agent) async throws -> AgentSession {
+    public func agent(name: String = "Agent", capacity: Int = 3, app: AppID? = nil, queues: [QueueID]? = nil, role: AgentRole = .agent) async throws -> AgentSession {
         let email = "agent-\(UUID().uuidString.prefix(8))@test.parley".lowercased()
         let appID = app ?? appID
         _ = try await http.post(
@@ -86,27 +86,22 @@ final class TestServer: Sendable {
     }
 
     /// Creates another app with one queue.
-    func otherApp() async throws -> (AppCredentials, Queue) {
+    public func otherApp() async throws -> (AppCredentials, Queue) {
         let app = try await http.post("/v1/admin/apps", CreateAppRequest(name: "Other"), token: adminToken, as: AppCredentials.self)
         let queue = try await http.post("/v1/admin/apps/\(app.app.id)/queues", QueueRequest(name: "Main"), token: adminToken, as: Queue.self)
         return (app, queue)
     }
 
-    var http: TestHTTP { TestHTTP(baseURL: baseURL) }
-
-    /// Opens a realtime socket with a token.
-    func socket(_ token: String) async throws -> TestSocket {
-        try await TestSocket.connect(url: realtimeURL, token: token)
-    }
+    public var http: TestHTTP { TestHTTP(baseURL: baseURL) }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs a body against a fresh server and always stops it.
-func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T) async throws -> T {
+public func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T) async throws -> T {
     let server = try await TestServer.start(configure: configure)
     do {
         let value = try await body(server)
