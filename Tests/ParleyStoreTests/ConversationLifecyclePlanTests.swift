@@ -242,10 +242,10 @@ struct ConversationLifecyclePlanTests {
         #expect(plan.conversation.queuedAt == nil)
     }
 
-    /// BUG (see report): the `case (_, .ended)` no-op is matched before the visitor check, so a
-    /// visitor who does not own an ended conversation gets a plan (and the store returns the
-    /// conversation) instead of `notFound`. Sources/ParleyStore/ConversationLifecycle.swift, `case .end`.
-    @Test(.bug(id: "store-end-ended-visitor-check", "Ending an ended conversation skips the visitor check"))
+    /// Regression (found by this suite, fixed in f11a8dd): the `case (_, .ended)` no-op was matched
+    /// before the visitor check, so a visitor who does not own an ended conversation got a plan (and
+    /// the store handed back the conversation) instead of `notFound`.
+    @Test(.bug(id: "store-end-ended-visitor-check", "Regression: ending an ended conversation skipped the visitor check"))
     func end_byOtherVisitorWhenEnded_throwsNotFound() {
         expectPlanError(.notFound) {
             try ConversationLifecycle.plan(Action.otherVisitorEnds.change, current: Self.conversation(.ended), currentRank: nil)

@@ -50,10 +50,11 @@ extension StoreConformance {
         #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id)).map(\.id) == [existing.id])
     }
 
-    /// BUG (see report): the SQLite store checks that the queue belongs to the app but not the visitor,
-    /// so a conversation of one app can point at another app's visitor; an unknown visitor fails with a
-    /// raw GRDB foreign-key `DatabaseError` instead of a `StoreError`.
-    /// Sources/ParleyStoreSQLite/SQLiteStore+Conversations.swift, `apply(_:in:)`, `if case .open`.
+    /// Everyone a change names belongs to the change's app.
+    ///
+    /// Regression (found by this suite, fixed in fce13be): the SQLite store checked the queue's app but
+    /// not the visitor's, so a conversation could point at another app's visitor; an unknown visitor
+    /// failed with a raw GRDB foreign-key `DatabaseError` instead of a `StoreError`.
     static func open_visitorOfOtherAppOrUnknown_throwsNotFound(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let foreignVisitor = try await store.upsertVisitor(app: fixture.otherApp.id, deviceID: "foreign", profile: VisitorProfile(),
@@ -68,10 +69,9 @@ extension StoreConformance {
         #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id)) == [])
     }
 
-    /// BUG (see report): assign does not check that the agent belongs to the app (nor exists), so a
-    /// conversation can be assigned to another app's agent; an unknown agent fails with a raw GRDB
-    /// foreign-key `DatabaseError` instead of a `StoreError`.
-    /// Sources/ParleyStoreSQLite/SQLiteStore+Conversations.swift, `apply(_:in:)` (no agent lookup for `.assign`).
+    /// Regression (found by this suite, fixed in fce13be): assign did not check that the agent belongs
+    /// to the app (nor exists), so a conversation could be assigned to another app's agent; an unknown
+    /// agent failed with a raw GRDB foreign-key `DatabaseError` instead of a `StoreError`.
     static func assign_agentOfOtherAppOrUnknown_throwsNotFound(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let foreignAgent = Agent(id: .generate(), appID: fixture.otherApp.id, name: "Fay", email: "fay@globex.test", role: .agent,

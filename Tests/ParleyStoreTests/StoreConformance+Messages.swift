@@ -138,12 +138,9 @@ extension StoreConformance {
         #expect(try await store.readSeq(id, participant: intruder) == 0)
     }
 
-    /// BUG (see report): the store looks up the client message id before it checks that the author
-    /// may write into the conversation, so another visitor who reuses a client message id learns that
-    /// the conversation exists (`idempotencyConflict`) instead of getting `notFound`.
-    /// Sources/ParleyStoreSQLite/SQLiteStore+Conversations.swift, `apply(_:in:)`, the
-    /// `if case .postMessage(let post) = change, let current, let stored = …` block runs before
-    /// `ConversationLifecycle.plan`, which holds the author check.
+    /// Regression (found by this suite, fixed in f11a8dd): the store looked up the client message id
+    /// before it checked that the author may write into the conversation, so another visitor who
+    /// reused a client message id learned that the conversation exists (`idempotencyConflict`).
     static func otherVisitor_reusingClientMessageID_throwsNotFound(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id
@@ -158,10 +155,9 @@ extension StoreConformance {
         #expect(try await fixture.stored(id).lastSeq == 2)
     }
 
-    /// BUG (see report): `ConversationLifecycle.plan` returns the no-op for an ended conversation
-    /// before it checks that a visitor ending it is the conversation's visitor, so another visitor gets
-    /// a successful commit carrying the conversation (subject, attributes, ids) instead of `notFound`.
-    /// Sources/ParleyStore/ConversationLifecycle.swift, `case .end`: `case (_, .ended)` comes first.
+    /// Regression (found by this suite, fixed in f11a8dd): ending an ended conversation returned the
+    /// no-op before the visitor check, so another visitor got a successful commit carrying the
+    /// conversation (subject, attributes, ids) instead of `notFound`.
     static func otherVisitor_endingEnded_throwsNotFound(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id

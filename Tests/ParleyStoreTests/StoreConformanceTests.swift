@@ -87,13 +87,13 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.open_existingIDOrUnknownQueue_isRejected)
     }
 
-    @Test(.bug(id: "store-open-foreign-visitor", "Open accepts another app's visitor; an unknown one throws a raw DatabaseError"),
+    @Test(.bug(id: "store-open-foreign-visitor", "Regression: open accepted another app's visitor; an unknown one threw a raw DatabaseError"),
           arguments: StoreFactory.all)
     func open_visitorOfOtherAppOrUnknown_throwsNotFound(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.open_visitorOfOtherAppOrUnknown_throwsNotFound)
     }
 
-    @Test(.bug(id: "store-assign-foreign-agent", "Assign accepts another app's agent; an unknown one throws a raw DatabaseError"),
+    @Test(.bug(id: "store-assign-foreign-agent", "Regression: assign accepted another app's agent; an unknown one threw a raw DatabaseError"),
           arguments: StoreFactory.all)
     func assign_agentOfOtherAppOrUnknown_throwsNotFound(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.assign_agentOfOtherAppOrUnknown_throwsNotFound)
@@ -188,13 +188,13 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.otherVisitor_postEndOrRead_throwsNotFound)
     }
 
-    @Test(.bug(id: "store-client-id-before-author", "Client message id is checked before the author: another visitor learns the conversation exists"),
+    @Test(.bug(id: "store-client-id-before-author", "Regression: the client message id was checked before the author"),
           arguments: StoreFactory.all)
     func otherVisitor_reusingClientMessageID_throwsNotFound(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.otherVisitor_reusingClientMessageID_throwsNotFound)
     }
 
-    @Test(.bug(id: "store-end-ended-visitor-check", "Ending an ended conversation skips the visitor check and returns it to any visitor"),
+    @Test(.bug(id: "store-end-ended-visitor-check", "Regression: ending an ended conversation skipped the visitor check"),
           arguments: StoreFactory.all)
     func otherVisitor_endingEnded_throwsNotFound(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.otherVisitor_endingEnded_throwsNotFound)
@@ -264,7 +264,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(.bug(id: "store-close-drops-pending", "close() does not finish commits still gathering in the group committer"),
+    @Test(.bug(id: "store-close-drops-pending", "Regression: close() dropped commits still gathering in the group committer"),
           arguments: StoreFactory.all)
     func close_withCommitsPending_finishesThemFirst(_ factory: StoreFactory) async throws {
         try await factory.withDatabase { database in
