@@ -206,10 +206,6 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
 
     /// Waits until the connection task has ended. After `limit`, cancels it (WSClient then closes
     /// the socket) and waits up to `limit` again. Returns early when the calling task is cancelled.
-    ///
-    /// The second wait is bounded because WSClient cannot be cancelled while it waits for the
-    /// server's answer to the upgrade request: a server that accepted the TCP connection but never
-    /// answers keeps that task until the server closes the connection.
     func waitUntilEnded(cancelAfter limit: Duration) async {
         guard let task = state.withLock({ $0.task }) else { return }
         if await Self.wait(for: task, atMost: limit) { return }

@@ -94,9 +94,10 @@ public struct NIOWebSocketTransport: RealtimeTransport {
         case .success:
             return channel
         case .failure(let error):
-            // The connection task has ended or is ending (timeout: it was cancelled); wait for it so
-            // that nothing outlives `connect`.
-            await channel.waitUntilEnded(cancelAfter: closeTimeout)
+            // No wait for the connection task: a failure it reported is the last thing it does.
+            // After a timeout it has been cancelled, but WSClient cannot be interrupted while it
+            // waits for the answer to its upgrade request, so that task and its socket last until
+            // the silent server closes the connection; waiting for it would only delay the error.
             throw Self.connectError(error, url: url)
         }
     }
@@ -125,10 +126,13 @@ public struct NIOWebSocketTransport: RealtimeTransport {
     /// A short, readable reason for an error from NIO or WSClient.
     static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
-        // NIOPosix's connection error is a long struct dump; its useful part is the errno text, e.g.
-        // "connection reset by peer" or "Connection refused (errno: 111)".
-        if let range = text.range(of: #"reason: [^)]*\)?"#, options: .regularExpression) {
-            return String(text[range].dropFirst("reason: ".count))
+        // NIOPosix's connection errors are long struct dumps; what people need is the system's
+        // reason: "Connection refused (errno: 111)", or DNS's "Name or service not known".
+        if let match = text.firstMatch(of: #/([A-Za-z][A-Za-z ]+?)\)? \(errno: (\d+)\)/#) {
+            return "\(match.1) (errno \(match.2))"
+        }
+        if let match = text.firstMatch(of: #/DNS error: .*?: ([^:(]+?) \(error/#) {
+            return "cannot resolve the host: \(match.1)"
         }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }

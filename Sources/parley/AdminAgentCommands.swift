@@ -13,11 +13,15 @@ struct AdminAgent: AsyncParsableCommand {
             abstract: "List an app's agents: id, email, name, role, capacity, availability (or disabled).",
             discussion: """
                 Examples:
-                  parley admin agent list --app app_01M7ZTMFGRT0845FK7V0KF9X98 --token op-secret
-                  parley admin agent list --email agent@demo.parley --password "$PASSWORD" --json
+                  parley admin agent list --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --token op-secret
+                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" \\
+                      parley admin agent list --json
                 """)
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
+
+        func validate() throws { try options.requireApp(app) }
 
         func run() async throws {
             let list = try await AdminConnection.with(options) { connection in
@@ -32,12 +36,16 @@ struct AdminAgent: AsyncParsableCommand {
             abstract: "Show an agent.",
             discussion: """
                 Examples:
-                  parley admin agent show --app app_01M7ZTMFGRT0845FK7V0KF9X98 --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --token op-secret
-                  parley admin agent show --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --email agent@demo.parley --password "$PASSWORD"
+                  parley admin agent show --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --token op-secret
+                  parley admin agent show --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B \\
+                      --email agent@demo.parley --password "$PASSWORD"
                 """)
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
         @Option(help: ArgumentHelp("The agent id.", valueName: "agent_id"), transform: AgentID.argument) var agent: AgentID
+
+        func validate() throws { try options.requireApp(app) }
 
         func run() async throws {
             let shown = try await AdminConnection.with(options) { connection in
@@ -56,9 +64,14 @@ struct AdminAgent: AsyncParsableCommand {
                 Without --queue the agent serves every queue the app has now.
 
                 Examples:
-                  parley admin agent create --app app_01M7ZTMFGRT0845FK7V0KF9X98 --name "Grace Hopper" --agent-email grace@acme.test --token op-secret
-                  parley admin agent create --name Bob --agent-email bob@acme.test --role admin --capacity 5 --email agent@demo.parley --password "$PASSWORD"
-                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" parley admin agent create --name Ann --agent-email ann@acme.test --queue que_01M7ZTMFGSG99111MHW8Q0K4DT
+                  parley admin agent create --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --name "Grace Hopper" --agent-email grace@acme.test --token op-secret
+                  parley admin agent create --name Bob --agent-email bob@acme.test \\
+                      --role admin --capacity 5 \\
+                      --email agent@demo.parley --password "$PASSWORD"
+                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" \\
+                      parley admin agent create --name Ann --agent-email ann@acme.test \\
+                      --queue que_01M7ZTMFGSG99111MHW8Q0K4DT
                 """)
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
@@ -74,6 +87,7 @@ struct AdminAgent: AsyncParsableCommand {
         @Option(help: "The most conversations at once, 0 to 100 (default 3).") var capacity: Int?
 
         func validate() throws {
+            try options.requireApp(app)
             try Check.name(name)
             try Check.email(agentEmail, option: "--agent-email")
             if let agentPassword { try Check.password(agentPassword, option: "--agent-password") }
@@ -99,9 +113,13 @@ struct AdminAgent: AsyncParsableCommand {
                 at once; --queue replaces the agent's queues.
 
                 Examples:
-                  parley admin agent update --app app_01M7ZTMFGRT0845FK7V0KF9X98 --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --capacity 5 --token op-secret
-                  parley admin agent update --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --disable --email agent@demo.parley --password "$PASSWORD"
-                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" parley admin agent update --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --agent-password 'new password 1' --role admin
+                  parley admin agent update --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B --capacity 5 --token op-secret
+                  parley admin agent update --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B \\
+                      --disable --email agent@demo.parley --password "$PASSWORD"
+                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" \\
+                      parley admin agent update --agent agt_01M7ZTMFGT2G5J8M1P4S7V0Y3B \\
+                      --agent-password 'new password 1' --role admin
                 """)
 
         /// `--enable` or `--disable`, at most one.
@@ -141,6 +159,7 @@ struct AdminAgent: AsyncParsableCommand {
         }
 
         func validate() throws {
+            try options.requireApp(app)
             if let name { try Check.name(name) }
             if let agentEmail { try Check.email(agentEmail, option: "--agent-email") }
             if let agentPassword { try Check.password(agentPassword, option: "--agent-password") }

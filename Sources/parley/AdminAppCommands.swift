@@ -14,7 +14,7 @@ struct AdminApp: AsyncParsableCommand {
             discussion: """
                 Examples:
                   parley admin app list --token op-secret
-                  parley admin app list --email agent@demo.parley --password "$PASSWORD" --json
+                  PARLEY_TOKEN=op-secret parley admin app list --json
                 """)
         @OptionGroup var options: AdminOptions
 
@@ -56,6 +56,8 @@ struct AdminApp: AsyncParsableCommand {
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
 
+        func validate() throws { try options.requireApp(app) }
+
         func run() async throws {
             let shown = try await AdminConnection.with(options) { connection in
                 try await connection.get(AdminPath.app(try connection.app(app)), as: App.self)
@@ -69,14 +71,19 @@ struct AdminApp: AsyncParsableCommand {
             abstract: "Rename an app.",
             discussion: """
                 Examples:
-                  parley admin app rename --app app_01M7ZTMFGRT0845FK7V0KF9X98 --name "Acme" --token op-secret
-                  parley admin app rename --name "Acme Support" --email agent@demo.parley --password "$PASSWORD"
+                  parley admin app rename --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --name "Acme" --token op-secret
+                  parley admin app rename --name "Acme Support" \\
+                      --email agent@demo.parley --password "$PASSWORD"
                 """)
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
         @Option(help: "The new name (one line, 1 to 100 characters).") var name: String
 
-        func validate() throws { try Check.name(name) }
+        func validate() throws {
+            try options.requireApp(app)
+            try Check.name(name)
+        }
 
         func run() async throws {
             let renamed = try await AdminConnection.with(options) { connection in
@@ -92,11 +99,15 @@ struct AdminApp: AsyncParsableCommand {
             abstract: "Replace an app's secret key; prints the new key, once. The old key stops working.",
             discussion: """
                 Examples:
-                  parley admin app rotate-key --app app_01M7ZTMFGRT0845FK7V0KF9X98 --token op-secret
-                  parley admin app rotate-key --email agent@demo.parley --password "$PASSWORD" --json
+                  parley admin app rotate-key --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                      --token op-secret
+                  PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD="$PASSWORD" \\
+                      parley admin app rotate-key --json
                 """)
         @OptionGroup var options: AdminOptions
         @OptionGroup var app: AppOption
+
+        func validate() throws { try options.requireApp(app) }
 
         func run() async throws {
             let rotated = try await AdminConnection.with(options) { connection in

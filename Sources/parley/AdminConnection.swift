@@ -54,6 +54,15 @@ struct AdminOptions: ParsableArguments {
     func validate() throws {
         _ = try credentials()
     }
+
+    /// Fails when the command needs an app and none is given or implied: the operator has no app
+    /// of their own. Called from the `validate()` of each command with an `--app`, so that the
+    /// usage shown is that command's.
+    func requireApp(_ app: AppOption) throws {
+        if app.id == nil, case .token = try credentials() {
+            throw ValidationError("--app is needed with the operator token")
+        }
+    }
 }
 
 /// `--app`: the app a command acts on. Optional when signed in as an admin agent (their own app).
@@ -102,7 +111,8 @@ struct AdminConnection {
         try? await http.send("POST", "/v1/agent/logout", token: token)
     }
 
-    /// The app to act on: `--app`, else the admin agent's own app.
+    /// The app to act on: `--app`, else the admin agent's own app (``AdminOptions/requireApp(_:)``
+    /// has made sure that one of the two exists).
     func app(_ option: AppOption) throws -> AppID {
         if let id = option.id { return id }
         if let ownApp { return ownApp }

@@ -13,8 +13,10 @@ struct AgentCommand: AsyncParsableCommand {
 
             Examples:
               parley agent --email agent@demo.parley --password "$PASSWORD"
-              PARLEY_EMAIL=grace@acme.test PARLEY_PASSWORD="$PASSWORD" parley agent --server https://chat.acme.test
-              parley agent --email grace@acme.test --password "$PASSWORD" --availability away
+              PARLEY_EMAIL=grace@acme.test PARLEY_PASSWORD="$PASSWORD" \\
+                  parley agent --server https://chat.acme.test
+              parley agent --email grace@acme.test --password "$PASSWORD" \\
+                  --availability away
             """)
 
     @OptionGroup var server: ServerOptions
@@ -40,8 +42,6 @@ struct AgentCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // Wired to ParleyClient by the lead: sign in with resolvedEmail and resolvedPassword, set the
-        // availability, then print routed conversations and send what is typed.
-        throw CLIError.notAvailable("parley agent")
+        try await AgentTerminal(command: self).run()
     }
 }

@@ -13,7 +13,7 @@ extension Identifier {
     /// Parses an id argument (`app_…`, `que_…`, `agt_…`), for `@Option(transform:)`.
     static func argument(_ text: String) throws -> Self {
         guard let id = Self(validating: text) else {
-            throw ArgumentProblem(description: "not a \(Kind.prefix) id (\(Kind.prefix)_ and 26 characters, as the server prints them)")
+            throw ArgumentProblem(description: "an id here is \(Kind.prefix)_ followed by 26 characters, as the server prints it")
         }
         return id
     }

@@ -14,8 +14,11 @@ struct ChatCommand: AsyncParsableCommand {
 
             Examples:
               parley chat --app app_01M7ZTMFGRT0845FK7V0KF9X98
-              parley chat --server https://chat.acme.test --app app_01M7ZTMFGRT0845FK7V0KF9X98 --name Ann --subject "Where is my order?"
-              parley chat --app app_01M7ZTMFGRT0845FK7V0KF9X98 --queue que_01M7ZTMFGSG99111MHW8Q0K4DT --storage ~/.parley/ann
+              parley chat --server https://chat.acme.test \\
+                  --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                  --name Ann --subject "Where is my order?"
+              parley chat --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                  --queue que_01M7ZTMFGSG99111MHW8Q0K4DT --storage ~/.parley/ann
             """)
 
     @OptionGroup var server: ServerOptions
@@ -47,8 +50,6 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // Wired to ParleyClient by the lead: a ParleyConfiguration from these options (NIOWebSocketTransport
-        // for the realtime link), then the conversation's events printed and stdin lines sent.
-        throw CLIError.notAvailable("parley chat")
+        try await ChatTerminal(command: self).run()
     }
 }

@@ -35,12 +35,10 @@ enum Describe {
         }
     }
 
-    static func app(_ app: App) -> [String] {
-        fields([("app id", app.id.rawValue), ("name", app.name), ("created", Timestamp.format(app.createdAt))])
-    }
+    static func app(_ app: App) -> [String] { fields(appFields(app)) }
 
     static func credentials(_ credentials: AppCredentials) -> [String] {
-        app(credentials.app) + fields([("secret key", credentials.secretKey + "   (shown once: keep it on your servers, never in an app)")])
+        fields(appFields(credentials.app) + [("secret key", credentials.secretKey + "   (shown once: keep it on your servers, never in an app)")])
     }
 
     static func apps(_ list: AppList) -> [String] {
@@ -56,18 +54,10 @@ enum Describe {
         table(list.queues.map { [$0.id.rawValue, $0.name] })
     }
 
-    static func agent(_ agent: Agent) -> [String] {
-        fields([
-            ("agent id", agent.id.rawValue), ("app id", agent.appID.rawValue), ("name", agent.name), ("email", agent.email),
-            ("role", agent.role.rawValue),
-            ("queues", agent.queueIDs.isEmpty ? "none" : agent.queueIDs.map(\.rawValue).joined(separator: ", ")),
-            ("capacity", String(agent.capacity)), ("availability", agent.availability.rawValue),
-            ("account", agent.isDisabled ? "disabled" : "enabled"), ("created", Timestamp.format(agent.createdAt)),
-        ])
-    }
+    static func agent(_ agent: Agent) -> [String] { fields(agentFields(agent)) }
 
     static func created(_ created: CreatedAgent) -> [String] {
-        agent(created.agent) + (created.generatedPassword.map { fields([("password", $0 + "   (generated; shown once)")]) } ?? [])
+        fields(agentFields(created.agent) + (created.generatedPassword.map { [("password", $0 + "   (generated; shown once)")] } ?? []))
     }
 
     static func agents(_ list: AgentList) -> [String] {
@@ -75,5 +65,19 @@ enum Describe {
             [agent.id.rawValue, agent.email, agent.name, agent.role.rawValue, "capacity \(agent.capacity)",
              agent.isDisabled ? "disabled" : agent.availability.rawValue]
         })
+    }
+
+    private static func appFields(_ app: App) -> [(String, String)] {
+        [("app id", app.id.rawValue), ("name", app.name), ("created", Timestamp.format(app.createdAt))]
+    }
+
+    private static func agentFields(_ agent: Agent) -> [(String, String)] {
+        [
+            ("agent id", agent.id.rawValue), ("app id", agent.appID.rawValue), ("name", agent.name), ("email", agent.email),
+            ("role", agent.role.rawValue),
+            ("queues", agent.queueIDs.isEmpty ? "none" : agent.queueIDs.map(\.rawValue).joined(separator: ", ")),
+            ("capacity", String(agent.capacity)), ("availability", agent.availability.rawValue),
+            ("account", agent.isDisabled ? "disabled" : "enabled"), ("created", Timestamp.format(agent.createdAt)),
+        ]
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import ParleyCore
+import ParleyKit
+import ParleyKitNIO
+
+/// `parley agent` at work: an AgentClient, routed conversations printed, typed lines answered.
+///
+/// Plain lines go to the current conversation (the one last assigned, or picked with /switch).
+/// Commands: /list, /switch N, /accept ID, /end, /online, /away, /quit.
+struct AgentTerminal {
+    let command: AgentCommand
+
+    func run() async throws {
+        let serverURL = try command.server.serverURL
+        let client = AgentClient(serverURL: serverURL, transport: NIOWebSocketTransport())
+        let events = await client.events()
+        let agent = try await withServerErrors(server: serverURL) {
+            try await client.login(email: command.resolvedEmail ?? "", password: command.resolvedPassword ?? "")
+        }
+        try await withServerErrors(server: serverURL) { _ = try await client.setAvailability(command.availability) }
+        TerminalIO.say("· signed in as \(agent.name) (\(command.availability.rawValue)); /help lists the commands")
+
+        let desk = Desk()
+        for conversation in (try? await client.conversations("mine")) ?? [] { await desk.assigned(conversation) }
+        let printer = Task {
+            for await event in events { await desk.show(event, me: agent.id) }
+        }
+        defer { printer.cancel() }
+
+        for await line in TerminalIO.lines() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            do {
+                if try await handleCommand(text, client: client, desk: desk) == false { break }
+            } catch let error as ParleyError {
+                TerminalIO.say("· \(error.message)")
+            }
+        }
+        _ = try? await client.setAvailability(.offline)
+        await client.logout()
+    }
+
+    /// Runs a typed line; returns false to quit.
+    private func handleCommand(_ text: String, client: AgentClient, desk: Desk) async throws -> Bool {
+        let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+        switch words[0] {
+        case "/quit": return false
+        case "/help":
+            TerminalIO.say("· /list, /switch N, /accept cnv_…, /end, /online, /away, /quit; anything else is sent")
+        case "/list":
+            for (index, conversation) in await desk.conversations.enumerated() {
+                TerminalIO.say("  \(index + 1). \(conversation.id) \(conversation.subject ?? "")")
+            }
+        case "/switch":
+            guard words.count == 2, let number = Int(words[1]), await desk.select(number - 1) else {
+                TerminalIO.say("· /switch takes a number from /list")
+                return true
+            }
+            TerminalIO.say("· now in \(await desk.current?.id.rawValue ?? "-")")
+        case "/accept":
+            guard words.count == 2, let id = ConversationID(validating: words[1]) else {
+                TerminalIO.say("· /accept takes a conversation id")
+                return true
+            }
+            await desk.assigned(try await client.accept(id))
+        case "/end":
+            guard let current = await desk.current else { return noConversation() }
+            try await client.end(current.id)
+            await desk.ended(current.id)
+            TerminalIO.say("· ended \(current.id)")
+        case "/online", "/away":
+            try await client.setAvailability(words[0] == "/online" ? .online : .away)
+            TerminalIO.say("· you are \(words[0].dropFirst())")
+        default:
+            guard let current = await desk.current else { return noConversation() }
+            try await client.reply(text, in: current.id)
+        }
+        return true
+    }
+
+    private func noConversation() -> Bool {
+        TerminalIO.say("· no conversation yet: wait for one to be routed to you, or /accept one")
+        return true
+    }
+}
+
+/// The agent's conversations in the terminal, and which one typed lines go to.
+actor Desk {
+    private(set) var conversations: [Conversation] = []
+    private var selected: Int?
+
+    var current: Conversation? { selected.flatMap { conversations.indices.contains($0) ? conversations[$0] : nil } }
+
+    func assigned(_ conversation: Conversation) {
+        if let index = conversations.firstIndex(where: { $0.id == conversation.id }) {
+            conversations[index] = conversation
+        } else {
+            conversations.append(conversation)
+            TerminalIO.say("· new conversation \(conversations.count): \(conversation.id)\(conversation.subject.map { " — \($0)" } ?? "")")
+        }
+        selected = conversations.count - 1
+    }
+
+    func ended(_ id: ConversationID) {
+        conversations.removeAll { $0.id == id }
+        selected = conversations.isEmpty ? nil : conversations.count - 1
+    }
+
+    func select(_ index: Int) -> Bool {
+        guard conversations.indices.contains(index) else { return false }
+        selected = index
+        return true
+    }
+
+    func show(_ event: AgentClient.Event, me: AgentID) {
+        switch event {
+        case .conversation(let conversation):
+            if conversation.state == .assigned, conversation.agentID == me { assigned(conversation) }
+            if conversation.state == .ended, conversations.contains(where: { $0.id == conversation.id }) {
+                ended(conversation.id)
+                TerminalIO.say("· \(conversation.id) ended")
+            }
+        case .event(let event):
+            guard case .message(let message) = event.body, event.author.role == .visitor else { return }
+            let number = (conversations.firstIndex { $0.id == event.conversationID } ?? -1) + 1
+            TerminalIO.say("[\(number)] \(event.author.name ?? "visitor"): \(message.text)")
+        case .typing(let who, true, let conversation):
+            let number = (conversations.firstIndex { $0.id == conversation } ?? -1) + 1
+            TerminalIO.say("[\(number)] \(who.name ?? "visitor") is typing…")
+        case .connection(.waitingToReconnect):
+            TerminalIO.say("· connection lost; reconnecting")
+        case .connection(.failed(let error)):
+            TerminalIO.say("· cannot connect: \(error.message)")
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+/// A built executable of this package (parleyd, parley) run as a child process, with its output
+/// collected and lines written to its input. Killed on `terminate()` and when dropped.
+public final class ChildProcess: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let output = Collected()
+
+    /// The executable `name` next to the test bundle (where `swift build` puts products).
+    public static func executable(_ name: String) throws -> URL {
+        // Linux: the tests are an executable `…/debug/ParleyPackageTests.xctest`; macOS: a bundle of that name.
+        var bundles = (Bundle.allBundles + Bundle.allFrameworks).map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        if let first = CommandLine.arguments.first, first.hasSuffix(".xctest") { bundles.append(URL(fileURLWithPath: first)) }
+        for bundle in bundles {
+            let candidate = bundle.deletingLastPathComponent().appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw TestFailure("\(name) not found next to the test bundle: run `swift build --build-tests` first")
+    }
+
+    /// Starts `name` with arguments and extra environment.
+    public init(_ name: String, arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = try Self.executable(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stdout
+        input = stdin.fileHandleForWriting
+        let collected = output
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { collected.append(data) }
+        }
+        try process.run()
+    }
+
+    deinit { terminate() }
+
+    /// Everything the process printed so far (stdout and stderr).
+    public var printed: String { output.text }
+
+    /// Types a line into the process.
+    public func type(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until the output contains `text`.
+    public func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !printed.contains(text) {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("\(process.executableURL?.lastPathComponent ?? "process") never printed \"\(text)\"; it printed:\n\(printed)")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Waits for the process to exit and returns its status.
+    public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw TestFailure("still running after \(timeout); printed:\n\(printed)") }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return process.terminationStatus
+    }
+
+    /// Kills the process if it still runs.
+    public func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// Output gathered from a pipe's handler thread.
+private final class Collected: Sendable {
+    private let storage = Mutex("")
+    var text: String { storage.withLock { $0 } }
+    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+}
