@@ -85,6 +85,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// The relative jitter, 0…1. Standard: 0.2.
     public var jitter: Double
 
+    /// A policy with the given parameters (jitter is clamped to 0…1).
     public init(initialDelay: Duration, multiplier: Double, maximumDelay: Duration, jitter: Double) {
         self.initialDelay = initialDelay
         self.multiplier = multiplier

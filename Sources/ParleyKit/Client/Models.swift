@@ -21,9 +21,14 @@ public final class ParleyState {
 @MainActor
 @Observable
 public final class ConversationModel {
+    /// The conversation's id.
     public nonisolated let id: ConversationID
+    /// The subject the visitor gave, if any.
     public internal(set) var subject: String?
+    /// Queued, assigned or ended.
     public internal(set) var state: ConversationState = .queued
+    /// Everyone in the conversation now: the visitor, and the agent once one joined.
+    public internal(set) var participants: [Participant] = []
     /// The transcript, with the visitor's unsent messages last (``ChatMessage/deliveryState``).
     public internal(set) var messages: [ChatMessage] = []
     /// The agent in the conversation now.
@@ -44,6 +49,7 @@ public final class ConversationModel {
         state = snapshot.state
         messages = snapshot.messages(pending: pending, visitor: visitor)
         agent = snapshot.agent
+        participants = [visitor.map { Participant.visitor($0, name: nil) }, snapshot.agent].compactMap { $0 }
         queuePosition = snapshot.state == .queued ? snapshot.queuePosition : nil
         isAgentTyping = snapshot.typing.contains { $0.role == .agent }
         unreadCount = snapshot.unreadCount

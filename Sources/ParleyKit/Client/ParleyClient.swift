@@ -15,6 +15,7 @@ import ParleyCore
 /// once, in order, across reconnects and app restarts. Reconnects are automatic (``ReconnectPolicy``);
 /// after each, the client resumes every conversation after the last seq it has.
 public actor ParleyClient {
+    /// The configuration the client was made with.
     public nonisolated let configuration: ParleyConfiguration
     /// Observable state for UIs.
     public nonisolated let state = ParleyState()

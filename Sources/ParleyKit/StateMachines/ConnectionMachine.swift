@@ -41,6 +41,7 @@ public struct ConnectionMachine: Sendable {
     public private(set) var attempt = 0
     let policy: ReconnectPolicy
 
+    /// A stopped machine that will back off by `policy`.
     public init(policy: ReconnectPolicy) {
         self.policy = policy
     }

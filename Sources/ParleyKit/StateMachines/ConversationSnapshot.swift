@@ -4,6 +4,7 @@ import ParleyCore
 /// One conversation as the client knows it, built by applying events in seq order: a pure reducer
 /// with no I/O, so what a UI shows is tested without a server.
 public struct ConversationSnapshot: Sendable, Hashable {
+    /// The conversation's id.
     public let id: ConversationID
     /// The summary from the server (subject, queue, state at fetch time).
     public var summary: Conversation?
@@ -14,6 +15,7 @@ public struct ConversationSnapshot: Sendable, Hashable {
     /// Who is typing now (besides the visitor).
     public var typing: Set<Participant> = []
 
+    /// An empty snapshot, optionally with the server's summary.
     public init(id: ConversationID, summary: Conversation? = nil) {
         self.id = id
         self.summary = summary
@@ -121,9 +123,13 @@ public struct ChatMessage: Identifiable, Hashable, Sendable {
     public var id: String
     /// The server's seq, once stored.
     public var seq: Int64?
+    /// The text as written.
     public var text: String
+    /// Who wrote it.
     public var author: Participant
+    /// When it was written (sent by the client, or stored by the server).
     public var createdAt: Date
+    /// Pending, sent or failed.
     public var deliveryState: DeliveryState
     /// True for the visitor's own messages.
     public var isMine: Bool

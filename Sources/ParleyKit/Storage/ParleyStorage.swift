@@ -22,10 +22,14 @@ public protocol ParleyStorage: Sendable {
 public struct StoredSecrets: Codable, Sendable, Hashable {
     /// Made once per install; the same device id is the same visitor.
     public var deviceID: String
+    /// The visitor token from the last session.
     public var token: String?
+    /// When that token expires.
     public var tokenExpiresAt: Date?
+    /// The visitor the server bound to this device.
     public var visitorID: VisitorID?
 
+    /// Secrets for a device.
     public init(deviceID: String, token: String? = nil, tokenExpiresAt: Date? = nil, visitorID: VisitorID? = nil) {
         self.deviceID = deviceID
         self.token = token
@@ -36,13 +40,18 @@ public struct StoredSecrets: Codable, Sendable, Hashable {
 
 /// A message accepted by `send` and not yet acknowledged by the server.
 public struct OutboxItem: Codable, Sendable, Hashable {
+    /// The id `send` gave the message; the server's idempotency key.
     public var clientMessageID: String
+    /// The conversation it goes to.
     public var conversationID: ConversationID
+    /// The text.
     public var text: String
+    /// When `send` accepted it.
     public var createdAt: Date
     /// Set when the server refused the message for good (too long, conversation gone…).
     public var failure: String?
 
+    /// An outbox entry.
     public init(clientMessageID: String, conversationID: ConversationID, text: String, createdAt: Date, failure: String? = nil) {
         self.clientMessageID = clientMessageID
         self.conversationID = conversationID
@@ -54,10 +63,14 @@ public struct OutboxItem: Codable, Sendable, Hashable {
 
 /// The events known of each conversation, and the store epoch their seqs belong to.
 public struct StoredHistory: Codable, Sendable, Hashable {
+    /// The store epoch the seqs belong to.
     public var epoch: String?
+    /// The last known summary of each conversation.
     public var conversations: [ConversationID: Conversation]
+    /// The events of each conversation, in seq order.
     public var events: [ConversationID: [ConversationEvent]]
 
+    /// A history value.
     public init(epoch: String? = nil, conversations: [ConversationID: Conversation] = [:], events: [ConversationID: [ConversationEvent]] = [:]) {
         self.epoch = epoch
         self.conversations = conversations

@@ -69,5 +69,6 @@ public struct HTTPClient: Sendable {
 
 /// An empty JSON object, for requests without a body worth naming.
 public struct Empty: Codable, Hashable, Sendable {
+    /// The empty object.
     public init() {}
 }
