@@ -1,9 +1,11 @@
 // swift-tools-version:6.2
 // Package.swift is the architecture diagram: dependencies point inward, toward ParleyCore.
 //
-//   ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite
-//        ^               ^
-//        +------  ParleyServer  <-  parleyd
+//   client:  ParleyCore  <-  ParleyKit  <-  ParleyKitNIO  <-  parley (CLI)
+//   server:  ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite
+//                                 ^
+//                            ParleyServer  <-  parleyd
+// An app that embeds ParleyKit links neither SwiftNIO nor anything of the server.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
