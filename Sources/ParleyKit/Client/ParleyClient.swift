@@ -66,9 +66,14 @@ public actor ParleyClient {
     public func start() async throws {
         guard !isStarted else { return }
         isStarted = true
-        var secrets = try storage.loadSecrets() ?? StoredSecrets(deviceID: UUID().uuidString.lowercased())
-        if try storage.loadSecrets() == nil { try storage.saveSecrets(secrets) }
-        self.secrets = secrets
+        if let stored = try storage.loadSecrets() {
+            secrets = stored
+        } else {
+            // First use on this device: its id is what makes the same device the same visitor.
+            let fresh = StoredSecrets(deviceID: UUID().uuidString.lowercased())
+            try storage.saveSecrets(fresh)
+            secrets = fresh
+        }
         outbox = OutboxMachine(items: try storage.loadOutbox())
         history = try storage.loadHistory()
         for (id, events) in history.events {
@@ -79,7 +84,6 @@ public actor ParleyClient {
         for item in outbox.items where snapshots[item.conversationID] == nil {
             snapshots[item.conversationID] = ConversationSnapshot(id: item.conversationID)
         }
-        secrets = self.secrets ?? secrets
         let states = await link.states()
         connectionWatcher = Task { [weak self] in
             for await state in states { await self?.connectionChanged(state) }

@@ -161,11 +161,8 @@ actor RealtimeLink {
     }
 
     private func failed(_ error: ParleyError) {
-        let wasConnected = machine.state == .connected
         channel = nil
         perform(machine.lost(error, random: random()))
-        if wasConnected || machine.state != .connecting {
-            Task { await handlers.lost() }
-        }
+        Task { await handlers.lost() }
     }
 }
