@@ -36,6 +36,7 @@ public actor ParleyClient {
 
     /// Creates a client. Nothing happens until ``start()``.
     /// - Parameters:
+    ///   - configuration: the server, the app and how the client behaves.
     ///   - transport: the WebSocket transport (`URLSessionTransport` on Apple platforms,
     ///     `NIOWebSocketTransport` from ParleyKitNIO elsewhere).
     ///   - storage: where the outbox, history and secrets live; default ``FileStorage`` in
