@@ -1,6 +1,4 @@
-// NIOWebSocketTransport against the real server in-process. No target compiles this folder yet:
-// move the file into ParleyKitTests (which already depends on ParleyKitNIO and ParleyTestSupport),
-// or give it a `ParleyKitNIOTests` test target with the same dependencies.
+// NIOWebSocketTransport against the real server in-process.
 import Foundation
 #if canImport(Darwin)
 import Darwin
@@ -15,7 +13,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct NIOWebSocketTransportTests {
-    let transport = NIOWebSocketTransport(connectTimeout: .seconds(2), closeTimeout: .seconds(2))
+    // Generous timeouts: a slow machine (a sanitizer build, a loaded CI) must not fail a test.
+    let transport = NIOWebSocketTransport(connectTimeout: .seconds(20), closeTimeout: .seconds(5))
 
     static func bearer(_ token: String) -> [String: String] { ["Authorization": "Bearer \(token)"] }
 
@@ -132,10 +131,11 @@ struct NIOWebSocketTransportTests {
     @Test func silentServer_connectTimesOutWithANetworkError() async throws {
         let listener = try SilentListener()
         defer { listener.close() }
-        let start = ContinuousClock.now
+        // A server that accepts and never answers: connect gives up (the suite's time limit would
+        // catch a hang) with a network error.
+        let impatient = NIOWebSocketTransport(connectTimeout: .seconds(1), closeTimeout: .seconds(1))
         await Self.expectParleyError(
-            { _ = try await transport.connect(to: URL(string: "ws://127.0.0.1:\(listener.port)/v1/realtime")!, headers: [:]) }, \.isNetworkError)
-        #expect(ContinuousClock.now - start < .seconds(5))
+            { _ = try await impatient.connect(to: URL(string: "ws://127.0.0.1:\(listener.port)/v1/realtime")!, headers: [:]) }, \.isNetworkError)
     }
 
     @Test func connectCancelled_throwsCancellationError() async throws {

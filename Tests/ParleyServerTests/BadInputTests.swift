@@ -138,10 +138,10 @@ struct RevocationTests {
     }
 
     @Test func expiredVisitorToken_closesTheSocket() async throws {
-        try await withServer(configure: { $0.visitorTokenLifetime = 2 }) { server in
+        try await withServer(configure: { $0.visitorTokenLifetime = 5 }) { server in
             let session = try await server.visitor()
             let socket = try await server.socket(session.token)
-            let told = try await socket.next(timeout: .seconds(10)) { if case .error = $0 { true } else { false } }
+            let told = try await socket.next(timeout: .seconds(20)) { if case .error = $0 { true } else { false } }
             #expect(told == .error(.init(ref: nil, code: "unauthorized", message: "token expired")))
             try await socket.waitUntilClosed()
         }
