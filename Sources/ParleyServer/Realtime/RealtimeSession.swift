@@ -21,11 +21,12 @@ struct RealtimeSession {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let connection = RealtimeConnection(
             id: server.hub.makeID(), caller: caller, bufferLimit: server.configuration.realtimeBufferLimit, channel: channel)
-        server.hub.register(connection)
-        if case .agent(let agent) = caller { await server.routing.agentConnected(agent.agentID) }
+        // `ready` is queued before the connection can hear anything, so it is always the first frame.
         let epoch = try await server.store.epoch()
         connection.enqueue(.frame(.ready(.init(
             epoch: epoch, participant: caller.participant, heartbeatSeconds: Int(server.configuration.heartbeat.components.seconds)))))
+        server.hub.register(connection)
+        if case .agent(let agent) = caller { await server.routing.agentConnected(agent.agentID) }
 
         let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
