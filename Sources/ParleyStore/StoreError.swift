@@ -5,6 +5,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case idempotencyConflict
         case invalidState
         case duplicate
+        case invalidInput
     }
 
     let code: Code
@@ -20,10 +21,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A unique value (an agent's email) is taken.
     public static func duplicate(_ message: String) -> StoreError { .init(code: .duplicate, message: message) }
 
+    /// The input breaks a rule only the store can check (the merged attributes of a visitor…).
+    public static func invalidInput(_ message: String) -> StoreError { .init(code: .invalidInput, message: message) }
+
     public var isNotFound: Bool { code == .notFound }
     public var isIdempotencyConflict: Bool { code == .idempotencyConflict }
     public var isInvalidState: Bool { code == .invalidState }
     public var isDuplicate: Bool { code == .duplicate }
+    public var isInvalidInput: Bool { code == .invalidInput }
 
     public var description: String { message }
 }

@@ -182,6 +182,9 @@ extension SQLiteStore {
                 if let name = profile.name { visitor.name = name }
                 if let email = profile.email { visitor.email = email }
                 if let attributes = profile.attributes { visitor.attributes.merge(attributes) { _, new in new } }
+                if visitor.attributes.count > Limits.maxAttributes {
+                    throw StoreError.invalidInput("attributes: a visitor has at most \(Limits.maxAttributes) (\(visitor.attributes.count) with these)")
+                }
                 try db.execute(sql: "UPDATE visitors SET name = ?, email = ?, attributes = ? WHERE id = ?",
                                arguments: [visitor.name, visitor.email, SQLiteRows.json(visitor.attributes), visitor.id.rawValue])
                 return visitor

@@ -160,3 +160,21 @@ struct RevocationTests {
         }
     }
 }
+
+@Suite struct VisitorAttributeTests {
+    @Test func attributesMergedAcrossSessions_areCappedAt50() async throws {
+        try await withServer { server in
+            let first = Dictionary(uniqueKeysWithValues: (1...30).map { ("a\($0)", "x") })
+            let second = Dictionary(uniqueKeysWithValues: (1...30).map { ("b\($0)", "y") })
+            let ok = try await server.http.send("POST", "/v1/visitor/session",
+                                                VisitorSessionRequest(appID: server.appID, deviceID: "device-attrs-1", attributes: first))
+            #expect(ok.status == 200)
+            let tooMany = try await server.http.send("POST", "/v1/visitor/session",
+                                                     VisitorSessionRequest(appID: server.appID, deviceID: "device-attrs-1", attributes: second))
+            #expect(tooMany.status == 400)
+            #expect(tooMany.error?.error.code == "bad_request")
+            let again = try await server.http.send("POST", "/v1/visitor/session", VisitorSessionRequest(appID: server.appID, deviceID: "device-attrs-1"))
+            #expect(try again.decode(VisitorSession.self).visitor.attributes == first)
+        }
+    }
+}

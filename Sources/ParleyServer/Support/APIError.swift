@@ -57,6 +57,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             if error.isNotFound { return .notFound(error.message) }
             if error.isIdempotencyConflict { return .conflict("idempotency_conflict", error.message) }
             if error.isDuplicate { return .conflict("duplicate", error.message) }
+            if error.isInvalidInput { return .badRequest(error.message) }
             return .conflict("invalid_state", error.message)
         case let error as Validation.Failure:
             return error.isTooLarge ? .tooLarge(error.description) : .badRequest(error.description)
