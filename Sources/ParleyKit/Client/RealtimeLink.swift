@@ -39,8 +39,6 @@ actor RealtimeLink {
         self.random = random
     }
 
-    var state: ConnectionState { machine.state }
-
     /// A stream of connection states, starting with the current one.
     func states() -> AsyncStream<ConnectionState> {
         let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
@@ -71,8 +69,6 @@ actor RealtimeLink {
         guard let channel, machine.state == .connected else { throw ParleyError.network("not connected") }
         try await channel.send(String(decoding: try ParleyJSON.encode(frame), as: UTF8.self))
     }
-
-    var isConnected: Bool { machine.state == .connected }
 
     // MARK: Actions
 

@@ -165,11 +165,4 @@ final class Hub: Sendable {
         }
         return try await check()
     }
-
-    /// How many connections are open now (for `/health` and the tests).
-    var connectionCount: Int {
-        state.withLock { state in
-            state.visitors.values.reduce(0) { $0 + $1.count } + state.agents.values.reduce(0) { $0 + $1.count }
-        }
-    }
 }
