@@ -174,7 +174,7 @@ let package = Package(
         // Starts parleyd as a child process, kills it with SIGKILL, and counts lost and duplicated messages.
         .testTarget(
             name: "ParleyDurabilityTests",
-            dependencies: ["ParleyCore"],
+            dependencies: ["ParleyCore", "ParleyTestSupport"],
             swiftSettings: strict
         ),
     ]

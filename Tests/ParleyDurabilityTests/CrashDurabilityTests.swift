@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 import ParleyCore
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ struct CrashDurabilityTests {
     @Test func crash_sigkillDuringConcurrentSends_losesAndDuplicatesNothing() async throws {
         let clock = ContinuousClock()
         let began = clock.now
-        let executable = try ParleydBinary.locate()
+        let executable = try BuiltExecutable.locate("parleyd", overrideVariable: "PARLEYD_PATH")
 
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durability-\(UUID().uuidString)")
         let dataDirectory = root.appendingPathComponent("data")

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -6,40 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Finds the `parleyd` executable that SwiftPM built next to the test bundle.
-enum ParleydBinary {
-    /// `PARLEYD_PATH` when set; otherwise `parleyd` in the build folder that holds the `.xctest` bundle.
-    static func locate() throws -> URL {
-        let files = FileManager.default
-        if let override = ProcessInfo.processInfo.environment["PARLEYD_PATH"], !override.isEmpty {
-            guard files.isExecutableFile(atPath: override) else {
-                throw DurabilityError("PARLEYD_PATH=\(override) is not an executable file")
-            }
-            return URL(fileURLWithPath: override)
-        }
-        var folders: [URL] = []
-        // macOS: the tests are a bundle directory `…/debug/ParleyPackageTests.xctest` loaded by xctest.
-        for bundle in Bundle.allBundles + Bundle.allFrameworks where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        // Linux: the tests are an executable file `…/debug/ParleyPackageTests.xctest` itself.
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first, first.hasSuffix(".xctest") {
-            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL)
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("parleyd")
-            if files.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw DurabilityError("""
-            parleyd was not found next to the test bundle (looked in: \(Set(folders.map(\.path)).sorted().joined(separator: ", "))). \
-            Build it first with `swift build --product parleyd` (same --scratch-path and configuration as `swift test`), \
-            or point PARLEYD_PATH at the executable.
-            """)
-    }
-}
 
 /// What parleyd printed once it was listening.
 struct ParleydBanner: Sendable {

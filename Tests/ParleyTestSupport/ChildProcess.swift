@@ -8,16 +8,9 @@ public final class ChildProcess: Sendable {
     private let input: FileHandle
     private let output = Collected()
 
-    /// The executable `name` next to the test bundle (where `swift build` puts products).
+    /// The executable `name` that SwiftPM built next to the test bundle (see ``BuiltExecutable``).
     public static func executable(_ name: String) throws -> URL {
-        // Linux: the tests are an executable `…/debug/ParleyPackageTests.xctest`; macOS: a bundle of that name.
-        var bundles = (Bundle.allBundles + Bundle.allFrameworks).map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-        if let first = CommandLine.arguments.first, first.hasSuffix(".xctest") { bundles.append(URL(fileURLWithPath: first)) }
-        for bundle in bundles {
-            let candidate = bundle.deletingLastPathComponent().appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw TestFailure("\(name) not found next to the test bundle: run `swift build --build-tests` first")
+        try BuiltExecutable.locate(name)
     }
 
     /// Starts `name` with arguments and extra environment.

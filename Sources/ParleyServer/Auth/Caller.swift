@@ -10,6 +10,15 @@ public enum Caller: Sendable, Hashable {
     /// The server operator (the `--admin-token`): manages every app.
     case `operator`
 
+    /// The app the caller acts in; nil for the operator, who has no conversations.
+    var appID: AppID? {
+        switch self {
+        case .visitor(let visitor): visitor.appID
+        case .agent(let agent): agent.appID
+        case .operator: nil
+        }
+    }
+
     /// When the caller's token expires (the operator token does not).
     var expiresAt: Date {
         switch self {

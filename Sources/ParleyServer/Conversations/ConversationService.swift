@@ -115,10 +115,12 @@ struct ConversationService: Sendable {
     func send(_ id: ConversationID, clientMessageID: String, text: String, by caller: Caller) async throws -> ConversationCommit {
         try Validation.clientMessageID(clientMessageID)
         try Validation.messageText(text)
-        let conversation = try await visible(id, to: caller)
-        let rank = conversation.state == .ended ? await routing.tailRank() : 0
+        guard let app = caller.appID else { throw APIError.notFound("conversation not found") }
+        // No read before the commit: the store scopes by app and refuses a visitor who is not the
+        // owner as "not found", in the same transaction. The rank is used only if it reopens.
+        let rank = await routing.tailRank()
         let commit = try await store.commit(.postMessage(.init(
-            conversationID: id, appID: conversation.appID, author: caller.participant, clientMessageID: clientMessageID,
+            conversationID: id, appID: app, author: caller.participant, clientMessageID: clientMessageID,
             text: text, reopenRank: rank, at: Date())))
         try await afterCommit(commit, rank: rank)
         return commit

@@ -155,7 +155,7 @@ struct RealtimeSession {
                 try await write(frame)
 
             case .events(let id, let events):
-                guard var cursor = cursors[id], let app = appID else { continue }
+                guard var cursor = cursors[id], let app = caller.appID else { continue }
                 for event in events where event.seq > cursor {
                     if event.seq > cursor + 1 { cursor = try await replay(id, app: app, after: cursor, upTo: event.seq - 1) }
                     guard event.seq == cursor + 1 else { continue }
@@ -166,7 +166,7 @@ struct RealtimeSession {
 
             case .subscribe(let subscribe):
                 let id = subscribe.conversationID
-                guard let app = appID, let conversation = try await server.store.conversation(id, app: app) else { continue }
+                guard let app = caller.appID, let conversation = try await server.store.conversation(id, app: app) else { continue }
                 var after = max(0, subscribe.afterSeq)
                 // Another epoch, or a cursor beyond what the store holds (a restored backup): the
                 // client's copy cannot be trusted, so say so and send everything.
@@ -187,14 +187,6 @@ struct RealtimeSession {
         }
         if let reason = connection.revocationReason {
             try await outbound.close(.policyViolation, reason: reason)
-        }
-    }
-
-    private var appID: AppID? {
-        switch caller {
-        case .visitor(let visitor): visitor.appID
-        case .agent(let agent): agent.appID
-        case .operator: nil
         }
     }
 }
