@@ -60,6 +60,8 @@ public struct ParleyServer: Sendable {
         addHealthRoutes(to: router)
         addSessionRoutes(to: router)
         addConversationRoutes(to: router)
+        addConversationDeskRoutes(to: router)
+        addTeamRoutes(to: router)
         addAdminRoutes(to: router)
         addDeskRoutes(to: router)
         router.get("v1/realtime") { request, _ -> Response in
