@@ -1,5 +1,8 @@
 // swift-tools-version:6.2
-// Benchmarks, kept out of the main build: `swift run -c release --package-path Benchmarks store-bench`.
+// Benchmarks, kept out of the main build:
+//   swift build -c release --package-path Benchmarks
+//   Benchmarks/.build/release/store-bench …     durable commits through the SQLite store
+//   Benchmarks/.build/release/parley-load …     WebSocket load generator (parleyd, or the Go relay floor)
 import PackageDescription
 
 let package = Package(
@@ -7,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Parley", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Durable commits per second through the SQLite store's group committer.
@@ -17,6 +23,20 @@ let package = Package(
                 .product(name: "ParleyStore", package: "Parley"),
                 .product(name: "ParleyStoreSQLite", package: "Parley"),
             ]
+        ),
+        // Visitor/agent pairs over /v1/realtime (or the Go relay floor): rate, latency, memory, storms.
+        // Plain SwiftNIO channel handlers on one event loop, so the generator costs one core at most.
+        .executableTarget(
+            name: "parley-load",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]
 )
