@@ -97,6 +97,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
+            resources: [.copy("Desk")],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -84,6 +84,21 @@ public struct AgentSession: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey { case token, expiresAt = "expires_at", agent }
 }
 
+/// `POST /v1/desk/login` and `GET /v1/desk/session`: a browser session of the agent desk. The session
+/// token itself stays in an HttpOnly cookie; the page gets only the CSRF token it must echo in the
+/// `X-Parley-CSRF` header of every state-changing request.
+public struct DeskSession: Hashable, Sendable, Codable {
+    public var agent: Agent
+    public var expiresAt: Date
+    public var csrfToken: String
+    public init(agent: Agent, expiresAt: Date, csrfToken: String) {
+        self.agent = agent
+        self.expiresAt = expiresAt
+        self.csrfToken = csrfToken
+    }
+    enum CodingKeys: String, CodingKey { case agent, expiresAt = "expires_at", csrfToken = "csrf_token" }
+}
+
 /// `PUT /v1/agent/availability`.
 public struct AvailabilityRequest: Hashable, Sendable, Codable {
     public var availability: Availability

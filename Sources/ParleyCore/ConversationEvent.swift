@@ -162,13 +162,15 @@ public struct StateChange: Hashable, Sendable, Codable {
         case reopened
         /// The agent went offline past the grace time and it went back to the head of the queue.
         case requeued
+        /// An agent or admin handed it to another agent (`to: assigned`) or queue (`to: queued`).
+        case transferred
     }
 
     /// The state before; nil when the conversation was just created.
     public var from: ConversationState?
     public var to: ConversationState
     public var reason: Reason
-    /// The agent it was assigned to, for `assigned`.
+    /// The agent it was assigned to, for `assigned` and for a `transferred` to an agent.
     public var agentID: AgentID?
 
     public init(from: ConversationState?, to: ConversationState, reason: Reason, agentID: AgentID? = nil) {

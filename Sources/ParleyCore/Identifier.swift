@@ -86,6 +86,7 @@ public enum QueueKind: IdentifierKind { public static let prefix = "que" }
 public enum AgentKind: IdentifierKind { public static let prefix = "agt" }
 public enum VisitorKind: IdentifierKind { public static let prefix = "vis" }
 public enum ConversationKind: IdentifierKind { public static let prefix = "cnv" }
+public enum CannedResponseKind: IdentifierKind { public static let prefix = "cnd" }
 
 /// An app (tenant): public, embedded in the mobile app.
 public typealias AppID = Identifier<AppKind>
@@ -97,3 +98,5 @@ public typealias AgentID = Identifier<AgentKind>
 public typealias VisitorID = Identifier<VisitorKind>
 /// A conversation between a visitor and the app's agents.
 public typealias ConversationID = Identifier<ConversationKind>
+/// A canned response (a saved reply) of an app.
+public typealias CannedResponseID = Identifier<CannedResponseKind>

@@ -12,6 +12,8 @@ public enum Limits {
     public static let maxRequestBodyBytes = 256 * 1024
     /// The longest subject of a conversation, in characters.
     public static let maxSubjectLength = 200
+    /// Longest canned response shortcut (the word typed after "/").
+    public static let maxShortcutLength = 32
     /// The most custom attributes a visitor or conversation may carry, and their key and value lengths.
     public static let maxAttributes = 50
     public static let maxAttributeKeyLength = 64

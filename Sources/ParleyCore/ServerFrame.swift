@@ -20,6 +20,8 @@ public enum ServerFrame: Hashable, Sendable {
     case error(ErrorFrame)
     /// The answer to `ping`.
     case pong(Pong)
+    /// An internal note was added to a conversation (agents subscribed to it only).
+    case note(InternalNote)
 
     /// `{"type": "ready", "epoch": "…", "participant": {…}, "heartbeat_seconds": 30}`
     public struct Ready: Hashable, Sendable, Codable {
@@ -133,12 +135,13 @@ public enum ServerFrame: Hashable, Sendable {
         case .conversation: "conversation"
         case .error: "error"
         case .pong: "pong"
+        case .note: "note"
         }
     }
 }
 
 extension ServerFrame: Codable {
-    enum Keys: String, CodingKey { case type, event, conversation }
+    enum Keys: String, CodingKey { case type, event, conversation, note }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -154,6 +157,7 @@ extension ServerFrame: Codable {
         case "conversation": self = .conversation(try container.decode(Conversation.self, forKey: .conversation))
         case "error": self = .error(try ErrorFrame(from: decoder))
         case "pong": self = .pong(try Pong(from: decoder))
+        case "note": self = .note(try container.decode(InternalNote.self, forKey: .note))
         default: throw FrameTypeError(type: type)
         }
     }
@@ -170,6 +174,7 @@ extension ServerFrame: Codable {
         case .typing(let frame): try frame.encode(to: encoder)
         case .queuePosition(let frame): try frame.encode(to: encoder)
         case .conversation(let conversation): try container.encode(conversation, forKey: .conversation)
+        case .note(let note): try container.encode(note, forKey: .note)
         case .error(let frame): try frame.encode(to: encoder)
         case .pong(let frame): try frame.encode(to: encoder)
         }

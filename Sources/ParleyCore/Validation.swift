@@ -19,19 +19,26 @@ public enum Validation {
 
     /// Checks a message text: not empty or blank, at most ``Limits/maxMessageLength`` characters
     /// and ``Limits/maxMessageBytes`` UTF-8 bytes.
-    public static func messageText(_ text: String) throws(Failure) {
+    public static func messageText(_ text: String, field: String = "text") throws(Failure) {
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw Failure(field: "text", message: "a message needs some text")
+            throw Failure(field: field, message: "a message needs some text")
         }
         if text.utf8.count > Limits.maxMessageBytes || text.count > Limits.maxMessageLength {
-            throw Failure(field: "text", message: "a message has at most \(Limits.maxMessageLength) characters (\(Limits.maxMessageBytes) bytes)", isTooLarge: true)
+            throw Failure(field: field, message: "a message has at most \(Limits.maxMessageLength) characters (\(Limits.maxMessageBytes) bytes)", isTooLarge: true)
         }
     }
 
+    /// Checks a canned response's shortcut: 1 to 32 characters of `a-z`, `0-9`, `-` and `_`.
+    public static func shortcut(_ shortcut: String) throws(Failure) {
+        guard (1...Limits.maxShortcutLength).contains(shortcut.utf8.count),
+              shortcut.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F })
+        else { throw Failure(field: "shortcut", message: "use 1 to \(Limits.maxShortcutLength) characters of a-z, 0-9, - and _") }
+    }
+
     /// Checks a client message id: 1 to 100 printable ASCII characters (a UUID fits).
-    public static func clientMessageID(_ id: String) throws(Failure) {
+    public static func clientMessageID(_ id: String, field: String = "client_message_id") throws(Failure) {
         guard (1...100).contains(id.utf8.count), id.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Failure(field: "client_message_id", message: "use 1 to 100 printable ASCII characters, such as a UUID")
+            throw Failure(field: field, message: "use 1 to 100 printable ASCII characters, such as a UUID")
         }
     }
 

@@ -19,6 +19,8 @@ public struct ParleyServer: Sendable {
     let admin: AdminService
     let authenticator: Authenticator
     let visitorTokens: VisitorTokens
+    let browserSessions: BrowserSessions
+    let deskAssets: DeskAssets
     let hasher: PasswordHasher
     /// A bcrypt hash of random bytes, checked for unknown emails so a login's timing tells nothing.
     let decoyHash: String
@@ -38,7 +40,10 @@ public struct ParleyServer: Sendable {
             await routing.agentUpdated(agent)
         }
         visitorTokens = VisitorTokens(key: configuration.tokenKey, lifetime: configuration.visitorTokenLifetime)
-        authenticator = Authenticator(store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken)
+        browserSessions = BrowserSessions(tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies)
+        deskAssets = DeskAssets(developmentFolder: configuration.deskDirectory)
+        authenticator = Authenticator(
+            store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions)
         decoyHash = Bcrypt.hash(UUID().uuidString, cost: configuration.passwordCost)
     }
 
@@ -55,7 +60,10 @@ public struct ParleyServer: Sendable {
         addHealthRoutes(to: router)
         addSessionRoutes(to: router)
         addConversationRoutes(to: router)
+        addConversationDeskRoutes(to: router)
+        addTeamRoutes(to: router)
         addAdminRoutes(to: router)
+        addDeskRoutes(to: router)
         router.get("v1/realtime") { request, _ -> Response in
             _ = try await self.authenticator.caller(of: request)
             throw APIError(status: .upgradeRequired, code: "upgrade_required", message: "connect with a WebSocket upgrade")
@@ -63,10 +71,10 @@ public struct ParleyServer: Sendable {
 
         let socketRouter = Router(context: ParleyRequestContext.self)
         socketRouter.ws("v1/realtime") { request, _ in
-            guard case .operator = try await self.authenticator.caller(of: request) else { return .upgrade([:]) }
+            guard case .operator = try await self.authenticator.caller(of: request, isUpgrade: true) else { return .upgrade([:]) }
             return .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
-            let caller = try await self.authenticator.caller(of: context.request)
+            let caller = try await self.authenticator.caller(of: context.request, isUpgrade: true)
             try await RealtimeSession(server: self, caller: caller, channel: context.requestContext.channel)
                 .run(inbound: inbound, outbound: outbound)
         }

@@ -24,6 +24,12 @@ public struct ServerConfiguration: Sendable {
     public var heartbeat: Duration = .seconds(30)
     /// bcrypt cost for agent passwords. Default 12.
     public var passwordCost: UInt8 = 12
+    /// Serve the desk from this folder, re-read on every request, instead of the copy bundled with the
+    /// server (for working on the desk). Default nil.
+    public var deskDirectory: URL?
+    /// Mark the desk's session cookie `Secure`: true always, false never, nil (the default) when the
+    /// request came through a proxy that says it was HTTPS (`X-Forwarded-Proto: https`).
+    public var secureCookies: Bool?
     /// The version `/health` reports.
     public var version: String = ParleyVersion.current
 

@@ -12,6 +12,7 @@ public enum ConversationChange: Sendable {
     case requeue(Requeue)
     case end(End)
     case markRead(MarkRead)
+    case transfer(Transfer)
 
     /// A visitor opens a new conversation, which starts queued.
     public struct Open: Sendable {
@@ -119,6 +120,33 @@ public enum ConversationChange: Sendable {
         }
     }
 
+    /// The assigned agent, or an admin, hands an assigned conversation to another agent or queue.
+    public struct Transfer: Sendable {
+        /// Where the conversation goes.
+        public enum Target: Sendable, Hashable {
+            /// Straight to this agent, who joins.
+            case agent(Participant)
+            /// To the head of this queue, at `rank`, to be routed again.
+            case queue(QueueID, rank: Int64)
+        }
+        public var conversationID: ConversationID
+        public var appID: AppID
+        /// The agent who transfers.
+        public var by: Participant
+        /// True when `by` is an admin of the app, who may transfer conversations assigned to others.
+        public var byAdmin: Bool
+        public var target: Target
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, by: Participant, byAdmin: Bool, target: Target, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.by = by
+            self.byAdmin = byAdmin
+            self.target = target
+            self.at = at
+        }
+    }
+
     /// The conversation the change applies to.
     public var conversationID: ConversationID {
         switch self {
@@ -128,6 +156,7 @@ public enum ConversationChange: Sendable {
         case .requeue(let change): change.conversationID
         case .end(let change): change.conversationID
         case .markRead(let change): change.conversationID
+        case .transfer(let change): change.conversationID
         }
     }
 
@@ -140,6 +169,7 @@ public enum ConversationChange: Sendable {
         case .requeue(let change): change.appID
         case .end(let change): change.appID
         case .markRead(let change): change.appID
+        case .transfer(let change): change.appID
         }
     }
 
@@ -152,6 +182,7 @@ public enum ConversationChange: Sendable {
         case .requeue(let change): change.at
         case .end(let change): change.at
         case .markRead(let change): change.at
+        case .transfer(let change): change.at
         }
     }
 }

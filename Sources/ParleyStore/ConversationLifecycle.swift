@@ -5,9 +5,10 @@ import ParleyCore
 ///
 /// ```
 ///            open                  assign
-///   (none) ───────▶ queued ───────────────▶ assigned
-///                    │  ▲ ◀─── requeue ───────┘ │
-///          cancel    │  │ visitor writes        │ end (visitor or agent)
+///   (none) ───────▶ queued ───────────────▶ assigned ──┐ transfer to an agent
+///                    │  ▲ ◀─── requeue ───────┘ │  ▲   │
+///          cancel    │  │ ◀── transfer to a queue │  └───┘
+///                    │  │ visitor writes        │ end (visitor or agent)
 ///                    ▼  │                       ▼
 ///                   ended ◀─────────────────────┘
 /// ```
@@ -28,7 +29,7 @@ public enum ConversationLifecycle {
         case .postMessage(let post): post.author
         case .end(let end): end.by
         case .markRead(let read): read.by
-        case .open, .assign, .requeue: nil
+        case .open, .assign, .requeue, .transfer: nil
         }
         if let actor, actor.role == .visitor, actor.id != conversation.visitorID.rawValue {
             throw .notFound("conversation not found")
@@ -134,6 +135,31 @@ public enum ConversationLifecycle {
             conversation.state = .ended
             conversation.queuedAt = nil
             rank = nil
+
+        case .transfer(let transfer):
+            guard conversation.state == .assigned, let from = assignedAgent else {
+                throw .invalidState("only an assigned conversation can be transferred; this one is \(conversation.state.rawValue)")
+            }
+            guard transfer.by.id == from.id || transfer.byAdmin else {
+                throw .invalidState("only the assigned agent or an admin can transfer this conversation")
+            }
+            switch transfer.target {
+            case .agent(let agent):
+                guard let agentID = agent.id.map(AgentID.init(rawValue:)) else { throw .invalidInput("transfer needs an agent") }
+                guard agentID != conversation.agentID else { throw .invalidState("the conversation is already assigned to that agent") }
+                events.append((from, .participantLeft(ParticipantLeft(participant: from, reason: .transferred))))
+                events.append((transfer.by, .stateChanged(StateChange(from: .assigned, to: .assigned, reason: .transferred, agentID: agentID))))
+                events.append((agent, .participantJoined(ParticipantJoined(participant: agent))))
+                conversation.agentID = agentID
+            case .queue(let queueID, let queueRank):
+                events.append((from, .participantLeft(ParticipantLeft(participant: from, reason: .transferred))))
+                events.append((transfer.by, .stateChanged(StateChange(from: .assigned, to: .queued, reason: .transferred))))
+                conversation.state = .queued
+                conversation.agentID = nil
+                conversation.queueID = queueID
+                conversation.queuedAt = transfer.at
+                rank = queueRank
+            }
 
         case .markRead(let read):
             if read.by.role == .visitor, read.by.id != conversation.visitorID.rawValue {

@@ -60,8 +60,57 @@ public protocol ParleyStore: Sendable {
     /// A participant's read position in a conversation (0 when never read).
     func readSeq(_ id: ConversationID, participant: Participant) async throws -> Int64
 
+    // MARK: Internal notes (agents only; never part of a conversation's events)
+    /// Stores an agent's note on a conversation of the note's app, durably, numbered after the
+    /// conversation's earlier notes. The same client note id, author and text again returns the stored
+    /// note as a duplicate; the same id with anything else throws ``StoreError/idempotencyConflict(_:)``.
+    func addNote(_ note: NewNote) async throws -> NoteCommit
+    /// Notes with seq greater than `afterSeq`, oldest first, at most `limit`.
+    func notes(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [InternalNote]
+
+    // MARK: Canned responses
+    /// Inserts a canned response. Throws ``StoreError/duplicate(_:)`` when the app has the shortcut.
+    func insertCannedResponse(_ response: CannedResponse) async throws
+    /// An app's canned responses, by shortcut.
+    func cannedResponses(app: AppID) async throws -> [CannedResponse]
+    func cannedResponse(_ id: CannedResponseID, app: AppID) async throws -> CannedResponse?
+    /// Replaces a canned response's shortcut, title, text and `updatedAt`. Throws ``StoreError/duplicate(_:)``
+    /// when another of the app's responses has the shortcut, ``StoreError/notFound(_:)`` when it is gone.
+    func updateCannedResponse(_ response: CannedResponse) async throws
+    /// Deletes a canned response; false when the app has no such response.
+    func deleteCannedResponse(_ id: CannedResponseID, app: AppID) async throws -> Bool
+
     /// Finishes pending writes and releases the database.
     func close() async throws
+}
+
+/// A note to store (``ParleyStore/addNote(_:)``).
+public struct NewNote: Sendable, Hashable {
+    public var conversationID: ConversationID
+    public var appID: AppID
+    public var author: Participant
+    public var clientNoteID: String
+    public var text: String
+    public var at: Date
+    public init(conversationID: ConversationID, appID: AppID, author: Participant, clientNoteID: String, text: String, at: Date) {
+        self.conversationID = conversationID
+        self.appID = appID
+        self.author = author
+        self.clientNoteID = clientNoteID
+        self.text = text
+        self.at = at
+    }
+}
+
+/// What ``ParleyStore/addNote(_:)`` stored, or found stored before.
+public struct NoteCommit: Sendable, Hashable {
+    public var note: InternalNote
+    /// True when the same note had been stored before (a retried write).
+    public var isDuplicate: Bool
+    public init(note: InternalNote, isDuplicate: Bool) {
+        self.note = note
+        self.isDuplicate = isDuplicate
+    }
 }
 
 /// An app with its secret key.

@@ -101,6 +101,31 @@ enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("0002-desk") { db in
+            try db.execute(sql: """
+                CREATE TABLE notes (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    seq INTEGER NOT NULL,
+                    author_id TEXT NOT NULL,
+                    author_name TEXT,
+                    client_note_id TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, seq),
+                    UNIQUE (conversation_id, client_note_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE canned_responses (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    shortcut TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    UNIQUE (app_id, shortcut)
+                );
+                """)
+        }
         return migrator
     }
 }

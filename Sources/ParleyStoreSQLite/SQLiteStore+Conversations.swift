@@ -41,6 +41,17 @@ extension SQLiteStore {
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM agents WHERE id = ? AND app_id = ?"),
                                     arguments: [assign.agent.id ?? "", assign.appID.rawValue]) == true
             else { throw StoreError.notFound("agent not found") }
+        case .transfer(let transfer):
+            switch transfer.target {
+            case .agent(let agent):
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM agents WHERE id = ? AND app_id = ?"),
+                                        arguments: [agent.id ?? "", transfer.appID.rawValue]) == true
+                else { throw StoreError.notFound("agent not found") }
+            case .queue(let queue, _):
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM queues WHERE id = ? AND app_id = ?"),
+                                        arguments: [queue.rawValue, transfer.appID.rawValue]) == true
+                else { throw StoreError.notFound("queue not found") }
+            }
         default:
             break
         }

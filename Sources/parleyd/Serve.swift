@@ -29,6 +29,16 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("admin-token"), help: "Operator token for /v1/admin/apps (env PARLEY_ADMIN_TOKEN; default: none, disabled).")
     var adminToken: String?
 
+    @Option(name: .customLong("desk-dir"), help: ArgumentHelp(
+        "Serve the agent desk from this folder, re-read on every request, for working on it (env PARLEY_DESK_DIR; default: the bundled desk).",
+        valueName: "dir"))
+    var deskDirectory: String?
+
+    @Flag(name: .customLong("secure-cookies"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Mark the desk's session cookie Secure always / never (default: when a proxy sends X-Forwarded-Proto: https).",
+        valueName: "secure-cookies"))
+    var secureCookies: Bool?
+
     @Option(name: .customLong("password-cost"), help: ArgumentHelp("bcrypt cost for agent passwords (default 12).", visibility: .hidden))
     var passwordCost: UInt8?
 
@@ -47,6 +57,14 @@ struct Serve: AsyncParsableCommand {
         if let grace = offlineGrace ?? environment["PARLEY_OFFLINE_GRACE"].flatMap(Double.init) { configuration.offlineGrace = grace }
         configuration.adminToken = adminToken ?? environment["PARLEY_ADMIN_TOKEN"]
         if let passwordCost { configuration.passwordCost = passwordCost }
+        if let folder = deskDirectory ?? environment["PARLEY_DESK_DIR"] {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--desk-dir \(folder) is not a folder")
+            }
+            configuration.deskDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
+        configuration.secureCookies = secureCookies
 
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         let demo = try await server.administration.bootstrapDemo()
@@ -79,6 +97,7 @@ enum Banner {
         }
         lines += [
             "",
+            "  agent desk:   \(base)/desk/",
             "  health:       \(base)/health",
             "  HTTP API:     \(base)/v1   (docs/protocol.md)",
             "  realtime:     ws://\(host):\(port)/v1/realtime",

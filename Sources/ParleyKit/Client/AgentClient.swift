@@ -18,6 +18,8 @@ public actor AgentClient {
         case event(ConversationEvent)
         /// Someone typing in a followed conversation.
         case typing(Participant, isTyping: Bool, in: ConversationID)
+        /// An internal note was added to a followed conversation (agents only).
+        case note(InternalNote)
     }
 
     let http: HTTPClient
@@ -139,6 +141,45 @@ public actor AgentClient {
         try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try token(), as: Conversation.self)
     }
 
+    /// Hands a conversation to another agent of the app, who must be connected, not offline, and
+    /// below capacity. Allowed for the assigned agent, or for an admin.
+    @discardableResult
+    public func transfer(_ conversation: ConversationID, toAgent agent: AgentID) async throws -> Conversation {
+        try await http.request("POST", "/v1/conversations/\(conversation)/transfer", body: TransferRequest(agentID: agent), token: try token(), as: Conversation.self)
+    }
+
+    /// Sends a conversation to the head of a queue, to be routed again.
+    @discardableResult
+    public func transfer(_ conversation: ConversationID, toQueue queue: QueueID) async throws -> Conversation {
+        try await http.request("POST", "/v1/conversations/\(conversation)/transfer", body: TransferRequest(queueID: queue), token: try token(), as: Conversation.self)
+    }
+
+    /// Adds an internal note, which only agents ever see. Retries a lost answer with the same
+    /// client id, so the note is stored once.
+    @discardableResult
+    public func addNote(_ text: String, in conversation: ConversationID) async throws -> InternalNote {
+        do {
+            try Validation.messageText(text)
+        } catch {
+            throw ParleyError.invalidInput(error.description)
+        }
+        let request = AddNoteRequest(clientNoteID: UUID().uuidString.lowercased(), text: text)
+        var attempt = 0
+        while true {
+            do {
+                return try await http.request("POST", "/v1/conversations/\(conversation)/notes", body: request, token: try token(), as: InternalNote.self)
+            } catch let error as ParleyError where error.isNetworkError && attempt < 3 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+    }
+
+    /// A conversation's internal notes, oldest first.
+    public func notes(in conversation: ConversationID) async throws -> [InternalNote] {
+        try await http.request("GET", "/v1/conversations/\(conversation)/notes", token: try token(), as: NoteList.self).notes
+    }
+
     /// Tells the visitor the agent is typing (or stopped).
     public func setTyping(_ isTyping: Bool, in conversation: ConversationID) async {
         try? await link.send(.typing(.init(conversationID: conversation, isTyping: isTyping)))
@@ -185,6 +226,8 @@ public actor AgentClient {
             epoch = reset.epoch
         case .subscribed(let subscribed):
             epoch = subscribed.epoch
+        case .note(let note):
+            emit(.note(note))
         case .error(let error):
             logger.debug("server error frame", metadata: ["code": "\(error.code)"])
         case .ready, .ack, .queuePosition, .pong:

@@ -307,7 +307,8 @@ public actor ParleyClient {
                 try? await perform(outbox.refused(ref, reason: error.message, isFatal: fatal))
                 if let conversation = error.conversationID { await publish(conversation) }
             }
-        case .ready, .pong:
+        case .ready, .pong, .note:
+            // Notes are for agents; the server never sends one to a visitor.
             break
         }
     }

@@ -118,6 +118,13 @@ public struct AdminService: Sendable {
         return agent
     }
 
+    /// Gives an agent a new generated password, returned once, and ends every session they had.
+    public func resetPassword(_ id: AgentID, app: AppID) async throws -> CreatedAgent {
+        let password = OpaqueTokens.password()
+        let agent = try await updateAgent(id, app: app, UpdateAgentRequest(password: password))
+        return CreatedAgent(agent: agent, generatedPassword: password)
+    }
+
     /// Every queue an agent serves must be a queue of the agent's own app.
     static func checkQueues(_ queueIDs: [QueueID], of appQueues: [QueueID]) throws {
         if let stranger = queueIDs.first(where: { !appQueues.contains($0) }) {

@@ -8,22 +8,45 @@ struct Authenticator: Sendable {
     let store: any ParleyStore
     let visitorTokens: VisitorTokens
     let adminToken: String?
+    let browserSessions: BrowserSessions
 
-    /// The token from `Authorization: Bearer …`, or from `?access_token=` (browsers cannot set
-    /// headers on a WebSocket).
-    static func token(of request: Request) -> String? {
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]) }
-            return nil
-        }
-        return request.uri.queryParameters.get("access_token")
+    /// Where a request's token came from.
+    enum Credential: Hashable {
+        /// `Authorization: Bearer …` or `?access_token=`: the client chose to send it.
+        case bearer(String)
+        /// The desk's session cookie: the browser sends it by itself, so it needs CSRF and origin checks.
+        case cookie(String)
     }
 
-    /// The caller of a request. Throws 401 when the token is missing, malformed, forged, expired or revoked.
-    func caller(of request: Request, now: Date = Date()) async throws -> Caller {
-        guard let token = Self.token(of: request) else { throw APIError.unauthorized() }
-        return try await caller(token: token, now: now)
+    /// The token from `Authorization: Bearer …`, from `?access_token=` (browsers cannot set headers on
+    /// a WebSocket), or from the desk's session cookie, in that order. A non-Bearer `Authorization`
+    /// header yields nothing, whatever else the request carries.
+    static func credential(of request: Request) -> Credential? {
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return .bearer(String(parts[1])) }
+            return nil
+        }
+        if let token = request.uri.queryParameters.get("access_token") { return .bearer(token) }
+        return BrowserSessions.cookieToken(of: request).map(Credential.cookie)
+    }
+
+    /// The caller of a request. Throws 401 when the token is missing, malformed, forged, expired or
+    /// revoked, and 403 when a session cookie comes without the desk's CSRF token or from another origin.
+    /// - Parameter isUpgrade: the request opens a WebSocket.
+    func caller(of request: Request, isUpgrade: Bool = false, now: Date = Date()) async throws -> Caller {
+        switch Self.credential(of: request) {
+        case nil:
+            throw APIError.unauthorized()
+        case .bearer(let token):
+            return try await caller(token: token, now: now)
+        case .cookie(let token):
+            // Only agent sessions are ever put in the cookie; anything else there is forged.
+            guard token.hasPrefix("pa1.") else { throw APIError.unauthorized() }
+            let caller = try await caller(token: token, now: now)
+            try browserSessions.check(request, sessionToken: token, isUpgrade: isUpgrade)
+            return caller
+        }
     }
 
     func caller(token: String, now: Date = Date()) async throws -> Caller {

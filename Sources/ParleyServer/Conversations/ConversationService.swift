@@ -156,6 +156,49 @@ struct ConversationService: Sendable {
         return try await visible(id, to: .agent(agent))
     }
 
+    /// Hands an assigned conversation to another agent or to the head of a queue. The assigned agent
+    /// may transfer it; so may an admin of the app, whoever holds it.
+    func transfer(_ id: ConversationID, _ request: TransferRequest, by caller: AgentCaller) async throws -> Conversation {
+        let conversation = try await visible(id, to: .agent(caller))
+        guard conversation.state == .assigned else {
+            throw APIError.conflict("invalid_state", "only an assigned conversation can be transferred; this one is \(conversation.state.rawValue)")
+        }
+        guard conversation.agentID == caller.agentID || caller.role == .admin else {
+            throw APIError.conflict("invalid_state", "only the assigned agent or an admin can transfer this conversation")
+        }
+        switch (request.agentID, request.queueID) {
+        case (let agentID?, nil):
+            guard let agent = try await store.agent(agentID)?.agent, agent.appID == caller.appID else { throw APIError.notFound("agent not found") }
+            _ = try await routing.transfer(conversation, by: caller, to: agent)
+        case (nil, let queueID?):
+            guard try await store.queues(app: caller.appID).contains(where: { $0.id == queueID }) else { throw APIError.notFound("queue not found") }
+            _ = try await routing.transfer(conversation, by: caller, to: queueID)
+        default:
+            throw APIError.badRequest("give exactly one of agent_id and queue_id")
+        }
+        return try await visible(id, to: .agent(caller))
+    }
+
+    // MARK: Internal notes
+
+    /// Stores an agent's internal note (idempotent by client note id) and sends it to the agents
+    /// watching the conversation. Any agent of the app may write one, in any state.
+    func addNote(_ id: ConversationID, _ request: AddNoteRequest, by caller: AgentCaller) async throws -> NoteCommit {
+        try Validation.clientMessageID(request.clientNoteID, field: "client_note_id")
+        try Validation.messageText(request.text)
+        let commit = try await store.addNote(NewNote(
+            conversationID: id, appID: caller.appID, author: .agent(caller.agentID, name: caller.name),
+            clientNoteID: request.clientNoteID, text: request.text, at: Date()))
+        if !commit.isDuplicate { hub.publish(commit.note, app: caller.appID) }
+        return commit
+    }
+
+    /// A conversation's notes after a note seq, oldest first.
+    func notes(_ id: ConversationID, by caller: AgentCaller, afterSeq: Int64, limit: Int) async throws -> [InternalNote] {
+        _ = try await visible(id, to: .agent(caller))
+        return try await store.notes(id, app: caller.appID, afterSeq: afterSeq, limit: limit)
+    }
+
     /// Publishes a commit, then tells routing when the conversation entered or left the queue or ended.
     private func afterCommit(_ commit: ConversationCommit, rank: Int64) async throws {
         hub.publish(commit)

@@ -115,6 +115,16 @@ final class Hub: Sendable {
         }
     }
 
+    /// Sends an internal note to the app's agent connections subscribed to its conversation, and to
+    /// nobody else: a visitor's connection never gets one, subscribed or not.
+    func publish(_ note: InternalNote, app: AppID) {
+        let connections = state.withLock { Array(($0.subscribers[note.conversationID] ?? [:]).values) }
+        for connection in connections {
+            guard case .agent(let agent) = connection.caller, agent.appID == app else { continue }
+            connection.enqueue(.frame(.note(note)))
+        }
+    }
+
     /// Sends a live frame to every connection of a visitor.
     func send(_ frame: ServerFrame, toVisitor visitor: VisitorID) {
         let connections = state.withLock { Array(($0.visitors[visitor] ?? [:]).values) }

@@ -87,6 +87,43 @@ extension ParleyServer {
             let body = try await request.decodeJSON(UpdateAgentRequest.self, context: context)
             return JSONResponse(try await self.admin.updateAgent(id, app: app, body))
         }
+
+        admin.post("apps/:app/agents/:agent/reset-password") { request, context in
+            let app = try await self.administeredApp(request, context)
+            guard let id = context.parameters.get("agent").flatMap(AgentID.init(validating:)) else { throw APIError.notFound("agent not found") }
+            return JSONResponse(try await self.admin.resetPassword(id, app: app))
+        }
+
+        admin.get("apps/:app/canned-responses") { request, context in
+            let app = try await self.administeredApp(request, context)
+            return JSONResponse(CannedResponseList(cannedResponses: try await self.store.cannedResponses(app: app)))
+        }
+
+        admin.post("apps/:app/canned-responses") { request, context in
+            let app = try await self.administeredApp(request, context)
+            let body = try await request.decodeJSON(CannedResponseRequest.self, context: context)
+            return JSONResponse(try await self.admin.createCannedResponse(app: app, body), status: .created)
+        }
+
+        admin.patch("apps/:app/canned-responses/:response") { request, context in
+            let app = try await self.administeredApp(request, context)
+            let id = try Self.cannedResponseID(context)
+            let body = try await request.decodeJSON(CannedResponseRequest.self, context: context)
+            return JSONResponse(try await self.admin.updateCannedResponse(id, app: app, body))
+        }
+
+        admin.delete("apps/:app/canned-responses/:response") { request, context in
+            let app = try await self.administeredApp(request, context)
+            try await self.admin.deleteCannedResponse(try Self.cannedResponseID(context), app: app)
+            return Response(status: .noContent)
+        }
+    }
+
+    private static func cannedResponseID(_ context: ParleyRequestContext) throws -> CannedResponseID {
+        guard let id = context.parameters.get("response").flatMap(CannedResponseID.init(validating:)) else {
+            throw APIError.notFound("canned response not found")
+        }
+        return id
     }
 
     /// The `:app` of an admin route, when the caller administers it. Another app is a 404, as if

@@ -80,6 +80,38 @@ extension ParleyServer {
     }
 
     /// The `:id` parameter; a malformed id is "not found" like any id the caller may not see.
+    /// Transfers and internal notes: agent-only routes on a conversation.
+    func addConversationDeskRoutes(to router: Router<ParleyRequestContext>) {
+        let conversations = router.group("v1/conversations")
+
+        conversations.post(":id/transfer") { request, context in
+            let agent = try await self.conversationAgent(request)
+            let body = try await request.decodeJSON(TransferRequest.self, context: context)
+            return JSONResponse(try await self.conversations.transfer(try Self.conversationID(context), body, by: agent))
+        }
+
+        conversations.get(":id/notes") { request, context in
+            let agent = try await self.conversationAgent(request)
+            let after = try Self.optionalInteger(request, "after", range: 0...Int64.max) ?? 0
+            let limit = try Self.integer(request, "limit", default: 100, range: 1...Limits.maxEventPage)
+            return JSONResponse(NoteList(notes: try await self.conversations.notes(try Self.conversationID(context), by: agent, afterSeq: after, limit: limit)))
+        }
+
+        conversations.post(":id/notes") { request, context in
+            let agent = try await self.conversationAgent(request)
+            let body = try await request.decodeJSON(AddNoteRequest.self, context: context)
+            let commit = try await self.conversations.addNote(try Self.conversationID(context), body, by: agent)
+            return JSONResponse(commit.note, status: commit.isDuplicate ? .ok : .created)
+        }
+    }
+
+    /// An agent of the conversation's app. Anyone else is told the conversation does not exist, so a
+    /// visitor cannot even learn that notes or transfers are there.
+    private func conversationAgent(_ request: Request) async throws -> AgentCaller {
+        guard case .agent(let agent) = try await authenticator.caller(of: request) else { throw APIError.notFound("conversation not found") }
+        return agent
+    }
+
     static func conversationID(_ context: ParleyRequestContext) throws -> ConversationID {
         guard let text = context.parameters.get("id"), let id = ConversationID(validating: text) else {
             throw APIError.notFound("conversation not found")

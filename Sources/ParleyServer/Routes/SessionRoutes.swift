@@ -26,26 +26,12 @@ extension ParleyServer {
 
         v1.post("agent/login") { request, context in
             let body = try await request.decodeJSON(AgentLoginRequest.self, context: context)
-            // Same answer for an unknown email, a wrong password and a disabled account.
-            let refusal = APIError.unauthorized("wrong email or password")
-            guard let stored = try await self.store.agent(email: body.email.lowercased()) else {
-                _ = try await self.hasher.verify(body.password, hash: self.decoyHash)  // equal timing
-                throw refusal
-            }
-            guard try await self.hasher.verify(body.password, hash: stored.passwordHash), !stored.agent.isDisabled else { throw refusal }
-            let now = Date()
-            let token = OpaqueTokens.make(prefix: "pa1")
-            let expiresAt = now.addingTimeInterval(self.configuration.agentSessionLifetime)
-            try await self.store.insertSession(AgentSessionRecord(
-                tokenHash: OpaqueTokens.hash(token), agentID: stored.agent.id, appID: stored.agent.appID, createdAt: now, expiresAt: expiresAt))
-            context.logger.info("agent logged in", metadata: ["parley.agent": "\(stored.agent.id)"])
-            return JSONResponse(AgentSession(token: token, expiresAt: expiresAt, agent: stored.agent))
+            let session = try await self.logIn(body, context: context)
+            return JSONResponse(session)
         }
 
         v1.post("agent/logout") { request, _ in
-            let agent = try await self.agentCaller(request)
-            try await self.store.deleteSession(tokenHash: agent.tokenHash)
-            self.hub.revoke(session: agent.tokenHash, agent: agent.agentID, reason: "logged out")
+            try await self.logOut(try await self.agentCaller(request))
             return Response(status: .noContent)
         }
 
@@ -64,6 +50,30 @@ extension ParleyServer {
             await self.routing.agentUpdated(agent)
             return JSONResponse(agent)
         }
+    }
+
+    /// Checks an agent's email and password and opens a session. Throws 401, the same for an unknown
+    /// email, a wrong password and a disabled account, with the same timing.
+    func logIn(_ body: AgentLoginRequest, context: ParleyRequestContext) async throws -> AgentSession {
+        let refusal = APIError.unauthorized("wrong email or password")
+        guard let stored = try await store.agent(email: body.email.lowercased()) else {
+            _ = try await hasher.verify(body.password, hash: decoyHash)
+            throw refusal
+        }
+        guard try await hasher.verify(body.password, hash: stored.passwordHash), !stored.agent.isDisabled else { throw refusal }
+        let now = Date()
+        let token = OpaqueTokens.make(prefix: "pa1")
+        let expiresAt = now.addingTimeInterval(configuration.agentSessionLifetime)
+        try await store.insertSession(AgentSessionRecord(
+            tokenHash: OpaqueTokens.hash(token), agentID: stored.agent.id, appID: stored.agent.appID, createdAt: now, expiresAt: expiresAt))
+        context.logger.info("agent logged in", metadata: ["parley.agent": "\(stored.agent.id)"])
+        return AgentSession(token: token, expiresAt: expiresAt, agent: stored.agent)
+    }
+
+    /// Ends an agent's session and closes the sockets opened with it.
+    func logOut(_ agent: AgentCaller) async throws {
+        try await store.deleteSession(tokenHash: agent.tokenHash)
+        hub.revoke(session: agent.tokenHash, agent: agent.agentID, reason: "logged out")
     }
 
     /// The caller, who must be an agent (or admin) of some app.

@@ -82,6 +82,68 @@ actor RoutingEngine {
         await run(actions)
     }
 
+    /// Hands an assigned conversation to another agent: routing reserves the slot, the store
+    /// commits (and re-checks who may transfer), the hub tells everyone.
+    /// - Throws: 409 `cannot_transfer` with the reason, or the store's refusal.
+    func transfer(_ conversation: Conversation, by caller: AgentCaller, to agent: Agent) async throws -> ConversationCommit {
+        let followUp: [RoutingState.Action]
+        switch state.transfer(conversation.id, to: agent.id, now: Date()) {
+        case .success(let actions):
+            followUp = actions
+        case .failure(let refusal):
+            let reason = switch refusal {
+            case .notAssigned: "the conversation is not assigned"
+            case .alreadyTheirs: "the conversation is already assigned to that agent"
+            case .unavailable: "\(agent.name) is not available (offline, disabled or not connected)"
+            case .atCapacity: "\(agent.name) is at capacity"
+            }
+            throw APIError.conflict("cannot_transfer", reason)
+        }
+        do {
+            let commit = try await store.commit(.transfer(.init(
+                conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
+                byAdmin: caller.role == .admin, target: .agent(.agent(agent.id, name: agent.name)), at: Date())))
+            hub.publish(commit)
+            await run(followUp)
+            logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.agent": "\(agent.id)"])
+            return commit
+        } catch {
+            await resynchronize(conversation.id, app: conversation.appID)
+            throw error
+        }
+    }
+
+    /// Sends an assigned conversation to the head of a queue, where routing offers it again.
+    func transfer(_ conversation: Conversation, by caller: AgentCaller, to queue: QueueID) async throws -> ConversationCommit {
+        let rank = state.headRank(of: queue, now: Date())
+        let commit = try await store.commit(.transfer(.init(
+            conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
+            byAdmin: caller.role == .admin, target: .queue(queue, rank: rank), at: Date())))
+        hub.publish(commit)
+        await run(state.conversationQueued(conversation.id, queue: queue, visitor: conversation.visitorID, rank: rank, now: Date()))
+        logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.queue": "\(queue)"])
+        return commit
+    }
+
+    /// The team as routing sees it: each agent's load and connections, each queue's waiting count.
+    func load(agents: [AgentID], queues: [QueueID]) -> (agents: [AgentID: (active: Int, connections: Int)], waiting: [QueueID: Int]) {
+        (Dictionary(uniqueKeysWithValues: agents.map { ($0, (state.load(of: $0), state.connections(of: $0))) }),
+         Dictionary(uniqueKeysWithValues: queues.map { ($0, state.waiting(in: $0)) }))
+    }
+
+    /// Puts routing back in line with what the store holds for a conversation (after a refused commit).
+    private func resynchronize(_ id: ConversationID, app: AppID) async {
+        guard let conversation = try? await store.conversation(id, app: app) else { return }
+        switch (conversation.state, conversation.agentID) {
+        case (.assigned, let agent?):
+            await run(state.conversationAssigned(id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: Date()))
+        case (.queued, _):
+            await run(state.conversationQueued(id, queue: conversation.queueID, visitor: conversation.visitorID, rank: state.tailRank(now: Date()), now: Date()))
+        default:
+            await run(state.conversationEnded(id, now: Date()))
+        }
+    }
+
     // MARK: Actions
 
     private func run(_ actions: [RoutingState.Action]) async {

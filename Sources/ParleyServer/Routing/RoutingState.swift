@@ -90,6 +90,12 @@ public struct RoutingState: Sendable {
     /// How many conversations an agent handles now.
     public func load(of agent: AgentID) -> Int { agents[agent]?.assigned.count ?? 0 }
 
+    /// How many realtime connections an agent has open.
+    public func connections(of agent: AgentID) -> Int { agents[agent]?.connections ?? 0 }
+
+    /// How many conversations wait in a queue.
+    public func waiting(in queue: QueueID) -> Int { queues[queue]?.count ?? 0 }
+
     /// The agent a conversation is assigned to, if routing knows it.
     public func owner(of conversation: ConversationID) -> AgentID? { owner[conversation] }
 
@@ -137,9 +143,11 @@ public struct RoutingState: Sendable {
         return dispatch(queues: [queue], now: now)
     }
 
-    /// A conversation already assigned when routing starts (a restart), so the agent's load is right.
+    /// A conversation known to be assigned (at a restart, or to resynchronise after a refused
+    /// commit), so every agent's load is right.
     public mutating func conversationAssigned(_ id: ConversationID, to agent: AgentID, queue: QueueID, visitor: VisitorID, now: Date) -> [Action] {
         removeFromQueues(id)
+        releaseOwner(id)
         homes[id] = Home(queue: queue, visitor: visitor)
         guard agents[agent] != nil else { return [] }
         owner[id] = agent
@@ -166,6 +174,38 @@ public struct RoutingState: Sendable {
         else { return nil }
         assign(id, to: agent, now: now)
         return [.assign(id, to: agent)] + announcements(queue)
+    }
+
+    /// Why a transfer to an agent cannot happen.
+    public enum TransferRefusal: Error, Hashable, Sendable {
+        /// The conversation is not assigned, as far as routing knows.
+        case notAssigned
+        /// It is assigned to that agent already.
+        case alreadyTheirs
+        /// The agent is disabled, offline, or has no connection open.
+        case unavailable
+        /// The agent has no free slot.
+        case atCapacity
+    }
+
+    /// Hands an assigned conversation to another agent at once, before the store commits it, so
+    /// no assignment can take the slot meanwhile. If the commit is refused, the engine puts back
+    /// what the store holds (``conversationAssigned(_:to:queue:visitor:now:)``).
+    /// Away agents may receive transfers (they are at their desk); offline or disconnected ones may not.
+    /// - Returns: the follow-up actions (the previous agent's freed slot may take a waiting conversation).
+    public mutating func transfer(_ id: ConversationID, to agent: AgentID, now: Date) -> Result<[Action], TransferRefusal> {
+        guard let previous = owner[id] else { return .failure(.notAssigned) }
+        guard previous != agent else { return .failure(.alreadyTheirs) }
+        guard let target = agents[agent], target.isPresent else { return .failure(.unavailable) }
+        guard target.assigned.count < target.profile.capacity else { return .failure(.atCapacity) }
+        releaseOwner(id)
+        assign(id, to: agent, now: now)
+        return .success(dispatch(queues: Set(agents[previous]?.profile.queueIDs ?? []), now: now))
+    }
+
+    /// A rank ahead of everything waiting in a queue now (a conversation transferred to it goes first).
+    public mutating func headRank(of queue: QueueID, now: Date) -> Int64 {
+        (queues[queue]?.first?.rank ?? tailRank(now: now)) - 1
     }
 
     /// The store refused an assignment (the conversation was cancelled meanwhile, say).
