@@ -4,7 +4,7 @@ import { on } from "./bus.js";
 import { beep, setAttentionCount, toast } from "./cues.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { duration, participantName, shortTime, stateLabel } from "./format.js";
-import { agentName, queueName, state, visitorName } from "./store.js";
+import { agentName, loadVisitor, queueName, state, visitorName } from "./store.js";
 
 const TITLES = { queued: "Queued", mine: "Mine", all: "All conversations" };
 const EMPTY = {
@@ -46,9 +46,10 @@ export function render() {
   if (!state.me) return;
   const list = byId("inbox-list");
   byId("inbox-title").textContent = TITLES[tab];
+  const onAdminPage = document.body.dataset.view === "admin";
   for (const name of ["queued", "mine", "all"]) {
     const link = byId(`tab-${name}`);
-    if (name === tab) link.setAttribute("aria-current", "page");
+    if (name === tab && !onAdminPage) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
     byId(`count-${name}`).textContent = state.listsLoaded ? String(state.lists[name].length) : "";
   }
@@ -137,9 +138,10 @@ function updateTitle() {
   setAttentionCount(needing.size);
 }
 
-function announce(id) {
-  const conversation = state.conversations.get(id);
-  toast(`New conversation assigned to you: ${visitorName(conversation)}${conversation?.subject ? ` — ${conversation.subject}` : ""}.`, { href: `#/c/${id}`, linkText: "Open" });
+async function announce(id) {
   beep();
   renderSoon();
+  const conversation = state.conversations.get(id);
+  if (conversation) await loadVisitor(conversation.visitor_id);
+  toast(`New conversation assigned to you: ${visitorName(conversation)}${conversation?.subject ? ` — ${conversation.subject}` : ""}`, { href: `#/c/${id}`, linkText: "Open" });
 }

@@ -143,6 +143,7 @@ function route() {
       break;
     case "admin":
       closeConversation();
+      showTab(currentTab());
       showAdmin(target.page);
       break;
   }

@@ -249,9 +249,15 @@ export async function loadNotes(id) {
 
 const visitorRequests = new Map();
 
-/** The visitor, from cache or fetched once; null when unknown. */
+/** The visitor, from cache or fetched once (undefined until it has come; null when unknown). */
 export function visitor(id) {
   if (state.visitors.has(id)) return state.visitors.get(id);
+  loadVisitor(id);
+  return undefined;
+}
+
+/** Resolves once the visitor is known (or known to be unknown); never rejects. */
+export function loadVisitor(id) {
   if (!visitorRequests.has(id)) {
     const request = api("GET", `/v1/visitors/${id}`)
       .then((value) => value, (error) => {
@@ -266,7 +272,7 @@ export function visitor(id) {
       .catch(() => {});
     visitorRequests.set(id, request);
   }
-  return undefined;
+  return visitorRequests.get(id);
 }
 
 /** The name to show for a conversation's visitor. */

@@ -94,9 +94,10 @@ export function describe(event, line) {
         case "transferred": {
           const actor = event.author.role === "system" ? transferredAgent(event, line) : who;
           if (event.to === "assigned") return `${actor} transferred the conversation to ${agentName(event.agent_id, line)}`;
-          return event.queue_id
-            ? `${actor} transferred the conversation to the ${queueName(event.queue_id)} queue`
-            : `${actor} transferred the conversation back to the queue`;
+          const queueID = event.queue_id ?? queueNowIfLatest(event, line);
+          return queueID
+            ? `${actor} transferred the conversation to the ${queueName(queueID)} queue`
+            : `${actor} transferred the conversation to a queue`;
         }
         default:
           return `Conversation ${event.to ?? "changed"}`;
@@ -110,6 +111,12 @@ export function describe(event, line) {
 function transferredAgent(event, line) {
   const left = line.events.find((other) => other.seq === event.seq - 1 && other.type === "participant_left");
   return left ? left.participant?.name ?? agentName(left.participant?.id, line) : "An agent";
+}
+
+/** The event does not name the queue; while no later state change happened, it is the conversation's queue. */
+function queueNowIfLatest(event, line) {
+  const later = line.events.some((other) => other.seq > event.seq && other.type === "state_changed");
+  return later ? null : state.conversations.get(event.conversation_id)?.queue_id ?? null;
 }
 
 /** Patches `list` to show `items` in order, reusing elements by key. `cache`: key → {version, element}. */

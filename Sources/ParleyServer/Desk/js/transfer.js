@@ -35,6 +35,7 @@ export async function openTransfer(id) {
 
 /** Why an agent cannot take a conversation now (null when they can), as routing sees it. */
 function unavailableReason(agent) {
+  if (agent.disabled) return "disabled";
   if (!agent.connected) return "not connected";
   if (agent.availability === "offline") return "offline";
   if (agent.active_conversations >= agent.capacity) return "at capacity";
