@@ -147,3 +147,12 @@ def visitors(request, server, world, workdir):
             except Exception:
                 pass
         cli.close()
+
+
+@pytest.fixture
+def chat(admin_desk, visitors, world):
+    """A conversation from a new visitor (Ada Lovelace), assigned to the admin, open in the admin's desk."""
+    cli = visitors.new("Ada Lovelace", subject="Order #42 missing")
+    cli.wait_for(f"· {world.admin_name} joined")
+    admin_desk.open_conversation(cli.conversation_id)
+    return admin_desk, cli

@@ -38,6 +38,7 @@ PARLEY_BIN_DIR="$(cd "$PARLEY_BIN_DIR" && pwd)"
 if [ -n "${PARLEY_DESK_DIR:-}" ]; then
     export PARLEY_DESK_DIR="$(cd "$PARLEY_DESK_DIR" && pwd)"
 fi
+export PYTHONDONTWRITEBYTECODE=1
 root="$(pwd)"
 rm -rf .build/desk-artifacts
 cd Tests/Desk

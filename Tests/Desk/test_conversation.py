@@ -2,18 +2,8 @@
 replies, the visitor's messages and typing, internal notes, canned responses, ending."""
 import json
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-
-
-@pytest.fixture
-def chat(admin_desk, visitors, world):
-    """A conversation from a new visitor, assigned to the admin, open in the admin's desk."""
-    cli = visitors.new("Ada Lovelace", subject="Order #42 missing")
-    cli.wait_for(f"· {world.admin_name} joined")
-    admin_desk.open_conversation(cli.conversation_id)
-    return admin_desk, cli
 
 
 def test_new_assignment_is_announced_by_highlight_toast_beep_and_title(admin_desk, visitors, world):

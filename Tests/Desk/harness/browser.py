@@ -14,15 +14,22 @@ from selenium.webdriver.support.ui import WebDriverWait
 CHROMIUM = os.environ.get("PARLEY_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 
-# Counts the desk's beeps: injected before any page script (DevTools scripts are not subject to the
-# page's CSP). The desk itself has no test hooks.
-AUDIO_PROBE = """
+# Probes injected before any page script (DevTools scripts are not subject to the page's CSP); the
+# desk itself has no test hooks. They count the beeps (WebAudio oscillators) and record the frames
+# the desk sends on its WebSocket.
+PROBES = """
 window.__parleyOscillators = 0;
+window.__parleySentFrames = [];
 (() => {
-  const original = AudioContext.prototype.createOscillator;
+  const createOscillator = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () {
     window.__parleyOscillators += 1;
-    return original.call(this);
+    return createOscillator.call(this);
+  };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { window.__parleySentFrames.push(JSON.parse(data)); } catch (e) {}
+    return send.call(this, data);
   };
 })();
 """
@@ -44,7 +51,7 @@ def make_driver(width=1280, height=900):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": AUDIO_PROBE})
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBES})
     return driver
 
 
@@ -79,6 +86,21 @@ class Desk:
 
     def gone(self, css, timeout=15):
         return self.wait(lambda: all(not e.is_displayed() for e in self.find_all(css)), timeout, f"{css} to be hidden")
+
+    def sent_frames(self, type=None):
+        """The frames this page sent on its realtime socket(s), oldest first."""
+        frames = self.js("return window.__parleySentFrames") or []
+        return [frame for frame in frames if type is None or frame.get("type") == type]
+
+    def click(self, css, timeout=15):
+        """Clicks the element once it is there and visible; a re-render in between just means another try."""
+        def attempt():
+            element = self.find(css)
+            if not element.is_displayed() or not element.is_enabled():
+                return False
+            element.click()
+            return True
+        self.wait(attempt, timeout, f"{css} to be clickable")
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)

@@ -5,7 +5,9 @@ const TOAST_MS = 8000;
 
 /** Shows a short message in the corner (read out by screen readers). Optional link. */
 export function toast(text, { href, linkText, kind = "info" } = {}) {
-  const item = h("div", { class: `toast ${kind}` }, text, href ? [" ", h("a", { href }, linkText ?? "Open")] : null);
+  const item = h("div", { class: `toast ${kind}` },
+    h("p", {}, text, href ? [" ", h("a", { href, onclick: () => item.remove() }, linkText ?? "Open")] : null),
+    h("button", { class: "toast-close", type: "button", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
   byId("toasts").append(item);
   setTimeout(() => item.remove(), TOAST_MS);
   return item;

@@ -165,6 +165,10 @@ async function boot() {
   });
   window.addEventListener("hashchange", route);
   on("unauthorized", sessionEnded);
+  // Shown from the moment a connection is lost until the next `ready`.
+  on("connection", (value) => {
+    byId("connection-banner").hidden = value !== "down";
+  });
 
   const notice = sessionStorage.getItem(NOTICE_KEY);
   sessionStorage.removeItem(NOTICE_KEY);
