@@ -24,11 +24,12 @@ export function transcriptItems(line) {
 
 function eventItem(event, line) {
   const seen = event.type === "message" && event.author.role !== "visitor" && event.seq <= line.visitorReadSeq;
+  // A notice's words can improve once names or the summary arrive; a message can only become "Seen".
+  const notice = event.type === "message" ? null : describe(event, line);
   return {
     key: `e:${event.seq}`,
-    // Only the "Seen" mark of an agent message changes after the fact.
-    version: seen ? "seen" : "",
-    render: () => eventElement(event, line, seen),
+    version: `${seen}|${notice ?? ""}`,
+    render: () => eventElement(event, line, seen, notice),
   };
 }
 
@@ -40,7 +41,7 @@ function meta(who, iso) {
   return h("p", { class: "item-meta" }, h("span", { class: "author" }, who), " · ", h("time", { datetime: iso, title: longTime(iso) }, shortTime(iso)));
 }
 
-function eventElement(event, line, seen) {
+function eventElement(event, line, seen, notice) {
   if (event.type === "message") {
     const fromVisitor = event.author.role === "visitor";
     return h("li", {
@@ -52,7 +53,7 @@ function eventElement(event, line, seen) {
     seen ? h("p", { class: "item-status" }, "Seen") : null);
   }
   return h("li", { class: "item notice", dataset: { seq: event.seq, kind: "notice", type: event.type } },
-    describe(event, line), " · ", h("time", { datetime: event.created_at, title: longTime(event.created_at) }, shortTime(event.created_at)));
+    notice, " · ", h("time", { datetime: event.created_at, title: longTime(event.created_at) }, shortTime(event.created_at)));
 }
 
 function noteElement(note) {
@@ -113,10 +114,15 @@ function transferredAgent(event, line) {
   return left ? left.participant?.name ?? agentName(left.participant?.id, line) : "An agent";
 }
 
-/** The event does not name the queue; while no later state change happened, it is the conversation's queue. */
+/**
+ * The event does not name the queue. The conversation's summary does, if it is at least as new as the
+ * event (summaries arrive just after their events) and nothing moved the conversation since.
+ */
 function queueNowIfLatest(event, line) {
   const later = line.events.some((other) => other.seq > event.seq && other.type === "state_changed");
-  return later ? null : state.conversations.get(event.conversation_id)?.queue_id ?? null;
+  const summary = state.conversations.get(event.conversation_id);
+  if (later || !summary || summary.updated_at < event.created_at) return null;
+  return summary.queue_id;
 }
 
 /** Patches `list` to show `items` in order, reusing elements by key. `cache`: key → {version, element}. */
