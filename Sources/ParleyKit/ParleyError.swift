@@ -79,3 +79,15 @@ public struct ParleyError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension ParleyError {
+    /// Checks a message (or note) text with the server's own rules, before anything is sent.
+    /// - Throws: ``ParleyError/invalidInput(_:)`` for an empty, blank or too long text.
+    static func checkMessageText(_ text: String) throws(ParleyError) {
+        do {
+            try Validation.messageText(text)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+}

@@ -64,15 +64,19 @@ public struct ParleyServer: Sendable {
         addTeamRoutes(to: router)
         addAdminRoutes(to: router)
         addDeskRoutes(to: router)
+        // Also answers every upgrade the socket router declines, so a refusal has the usual error body.
         router.get("v1/realtime") { request, _ -> Response in
-            _ = try await self.authenticator.caller(of: request)
+            _ = try await self.authenticator.caller(of: request, isUpgrade: true)
             throw APIError(status: .upgradeRequired, code: "upgrade_required", message: "connect with a WebSocket upgrade")
         }
 
         let socketRouter = Router(context: ParleyRequestContext.self)
         socketRouter.ws("v1/realtime") { request, _ in
-            guard case .operator = try await self.authenticator.caller(of: request, isUpgrade: true) else { return .upgrade([:]) }
-            return .dontUpgrade
+            // A refused caller is not upgraded: the HTTP route above then answers 401, 403 or 426 with a body.
+            switch try? await self.authenticator.caller(of: request, isUpgrade: true) {
+            case .visitor?, .agent?: return .upgrade([:])
+            case .operator?, nil: return .dontUpgrade
+            }
         } onUpgrade: { inbound, outbound, context in
             let caller = try await self.authenticator.caller(of: context.request, isUpgrade: true)
             try await RealtimeSession(server: self, caller: caller, channel: context.requestContext.channel)

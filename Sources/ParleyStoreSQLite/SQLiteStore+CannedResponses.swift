@@ -33,12 +33,15 @@ extension SQLiteStore {
 
     public func updateCannedResponse(_ response: CannedResponse) async throws {
         try await pool.write { db in
+            // "Not found" before anything about another response's shortcut, so nothing leaks across apps.
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM canned_responses WHERE id = ? AND app_id = ?",
+                                    arguments: [response.id.rawValue, response.appID.rawValue]) == true
+            else { throw StoreError.notFound("canned response not found") }
             try Self.checkShortcutFree(response, in: db)
             try db.execute(
                 sql: "UPDATE canned_responses SET shortcut = ?, title = ?, text = ?, updated_at = ? WHERE id = ? AND app_id = ?",
                 arguments: [response.shortcut, response.title, response.text, Timestamp.millis(response.updatedAt),
                             response.id.rawValue, response.appID.rawValue])
-            if db.changesCount == 0 { throw StoreError.notFound("canned response not found") }
         }
     }
 

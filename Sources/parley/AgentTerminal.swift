@@ -46,7 +46,7 @@ struct AgentTerminal {
         switch words[0] {
         case "/quit": return false
         case "/help":
-            TerminalIO.say("· /list, /switch N, /accept cnv_…, /end, /online, /away, /quit; anything else is sent")
+            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /end, /online, /away, /quit; anything else is sent")
         case "/list":
             for (index, conversation) in await desk.conversations.enumerated() {
                 TerminalIO.say("  \(index + 1). \(conversation.id) \(conversation.subject ?? "")")
@@ -68,6 +68,27 @@ struct AgentTerminal {
             try await client.end(current.id)
             await desk.ended(current.id)
             TerminalIO.say("· ended \(current.id)")
+        case "/note":
+            guard let current = await desk.current else { return noConversation() }
+            guard words.count == 2 else {
+                TerminalIO.say("· /note takes a text, which only agents see")
+                return true
+            }
+            try await client.addNote(words[1], in: current.id)
+            TerminalIO.say("· note added (agents only)")
+        case "/transfer":
+            guard let current = await desk.current else { return noConversation() }
+            let target = words.count == 2 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+            if let agent = AgentID(validating: target) {
+                try await client.transfer(current.id, toAgent: agent)
+            } else if let queue = QueueID(validating: target) {
+                try await client.transfer(current.id, toQueue: queue)
+            } else {
+                TerminalIO.say("· /transfer takes an agent id (agt_…) or a queue id (que_…)")
+                return true
+            }
+            await desk.ended(current.id)
+            TerminalIO.say("· transferred \(current.id) to \(target)")
         case "/online", "/away":
             try await client.setAvailability(words[0] == "/online" ? .online : .away)
             TerminalIO.say("· you are \(words[0].dropFirst())")
@@ -116,6 +137,10 @@ actor Desk {
         switch event {
         case .conversation(let conversation):
             if conversation.state == .assigned, conversation.agentID == me { assigned(conversation) }
+            if conversation.state != .ended, conversation.agentID != me, conversations.contains(where: { $0.id == conversation.id }) {
+                ended(conversation.id)
+                TerminalIO.say("· \(conversation.id) was transferred")
+            }
             if conversation.state == .ended, conversations.contains(where: { $0.id == conversation.id }) {
                 ended(conversation.id)
                 TerminalIO.say("· \(conversation.id) ended")
@@ -124,6 +149,10 @@ actor Desk {
             guard case .message(let message) = event.body, event.author.role == .visitor else { return }
             let number = (conversations.firstIndex { $0.id == event.conversationID } ?? -1) + 1
             TerminalIO.say("[\(number)] \(event.author.name ?? "visitor"): \(message.text)")
+        case .note(let note):
+            guard note.author.id != me.rawValue else { return }
+            let number = (conversations.firstIndex { $0.id == note.conversationID } ?? -1) + 1
+            TerminalIO.say("[\(number)] note from \(note.author.name ?? "an agent"): \(note.text)")
         case .typing(let who, true, let conversation):
             let number = (conversations.firstIndex { $0.id == conversation } ?? -1) + 1
             TerminalIO.say("[\(number)] \(who.name ?? "visitor") is typing…")

@@ -77,6 +77,9 @@ struct DocExampleTests {
             entry(CreateAppRequest.self), entry(AppCredentials.self), entry(AppList.self), entry(App.self),
             entry(QueueRequest.self), entry(Queue.self), entry(QueueList.self), entry(CreateAgentRequest.self),
             entry(CreatedAgent.self), entry(AgentList.self), entry(UpdateAgentRequest.self),
+            entry(DeskSession.self), entry(TransferRequest.self), entry(AddNoteRequest.self), entry(InternalNote.self),
+            entry(NoteList.self), entry(CannedResponse.self), entry(CannedResponseRequest.self), entry(CannedResponseList.self),
+            entry(Team.self), entry(Visitor.self),
         ]
     }()
 

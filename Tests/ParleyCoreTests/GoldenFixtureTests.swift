@@ -77,6 +77,7 @@ enum Fixtures {
         .init(name: "server-conversation", value: .server(.conversation(Sample.assignedConversation))),
         .init(name: "server-error", value: .server(.error(.init(ref: "1", code: "not_found", message: "conversation not found")))),
         .init(name: "server-pong", value: .server(.pong(.init(ref: "3")))),
+        .init(name: "server-note", value: .server(.note(Sample.note))),
 
         // HTTP
         .init(name: "error-body", value: .errorBody(ErrorBody(code: "not_found", message: "conversation not found"))),
@@ -143,7 +144,7 @@ struct GoldenFixtureTests {
         let expected: Set<String> = [
             "client/subscribe", "client/unsubscribe", "client/send", "client/typing", "client/read", "client/ping",
             "server/ready", "server/ack", "server/subscribed", "server/reset", "server/typing", "server/queue_position",
-            "server/conversation", "server/error", "server/pong",
+            "server/conversation", "server/error", "server/pong", "server/note",
             "server/event/message", "server/event/state_changed", "server/event/participant_joined",
             "server/event/participant_left", "server/event/read",
             "error-body",

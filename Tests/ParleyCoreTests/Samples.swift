@@ -70,6 +70,11 @@ enum Sample {
     // MARK: Conversation
 
     /// The conversation right after the assignment (seq 3).
+    /// An internal note, written between the message and the read.
+    static let note = InternalNote(
+        conversationID: conversationID, seq: 1, author: agent, clientNoteID: "5b2f7d1e-8c3a-4e6f-9a1b-2d4c6e8f0a13",
+        text: "Parcel lost by the carrier: refund approved, tell her tomorrow", createdAt: Date(timeIntervalSince1970: 1_795_290_066.5))
+
     static let assignedConversation = Conversation(
         id: conversationID, appID: appID, queueID: queueID, visitorID: visitorID, subject: "Order #42 missing",
         attributes: ["plan": "pro", "locale": "fr-FR"], state: .assigned, agentID: agentID, lastSeq: 3,

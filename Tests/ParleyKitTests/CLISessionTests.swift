@@ -39,6 +39,46 @@ struct CLISessionTests {
         }
     }
 
+    @Test func parleyAgent_notesStayWithAgents_andTransferHandsTheVisitorOver() async throws {
+        try await withServer { server in
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let first = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
+                                         environment: ["PARLEY_PASSWORD": server.demo.password])
+            defer { first.terminate() }
+            try await first.waitFor("signed in as Demo Agent (online)")
+            let chat = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann", "--storage", storage.path,
+            ])
+            defer { chat.terminate() }
+            try await first.waitFor("new conversation 1")
+            try await chat.waitFor("Demo Agent joined")
+
+            // A second agent comes online only now, so the conversation is the first agent's.
+            let colleague = try await server.agent(name: "Alan")
+            let second = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", colleague.agent.email],
+                                          environment: ["PARLEY_PASSWORD": "password-123"])
+            defer { second.terminate() }
+            try await second.waitFor("signed in as Alan (online)")
+
+            first.type("/note Parcel lost by the carrier, refund approved")
+            try await first.waitFor("note added (agents only)")
+            first.type("/transfer \(colleague.agent.id)")
+            try await first.waitFor("transferred")
+            try await second.waitFor("new conversation 1")
+            try await chat.waitFor("Demo Agent left")
+            try await chat.waitFor("Alan joined")
+            second.type("Alan here, I have your file")
+            try await chat.waitFor("Alan: Alan here, I have your file")
+            // The visitor's terminal never printed the note.
+            #expect(!chat.printed.contains("refund approved"))
+            let mine = try await server.http.get("/v1/conversations?view=mine", token: colleague.token, as: ConversationList.self)
+            let conversation = try #require(mine.conversations.count == 1 ? mine.conversations.first : nil)
+            let notes = try await server.http.get("/v1/conversations/\(conversation.id)/notes", token: colleague.token, as: NoteList.self)
+            #expect(notes.notes.map(\.text) == ["Parcel lost by the carrier, refund approved"])
+        }
+    }
+
     @Test func parleyWithTheServerDown_saysSoWithItsExitCode() async throws {
         let chat = try ChildProcess("parley", arguments: ["admin", "app", "list", "--server", "http://127.0.0.1:9", "--token", "x"])
         #expect(try await chat.waitForExit() == 3)

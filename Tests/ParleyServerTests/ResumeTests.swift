@@ -50,6 +50,8 @@ struct ResumeTests {
             try await socket.send(.subscribe(.init(conversationID: conversation.id, afterSeq: 2, epoch: "some-other-database")))
             let reset = try await socket.next()
             #expect(reset == .reset(.init(conversationID: conversation.id, epoch: try await server.store.epoch())))
+            // The replay comes before `subscribed`; waiting for it makes the check independent of timing.
+            _ = try await socket.next { if case .subscribed = $0 { true } else { false } }
             let events = await socket.takeEvents(in: conversation.id)
             #expect(events.map(\.seq) == [1, 2])
             await socket.close()

@@ -156,4 +156,48 @@ struct RoutingStateTests {
         let ranks = (0..<5).map { _ in state.tailRank(now: start) }
         #expect(ranks == ranks.sorted() && Set(ranks).count == 5)
     }
+
+    // MARK: Transfers
+
+    @Test func transferToAnAgent_movesTheLoad_andTheFreedSlotTakesTheNextWaiting() throws {
+        // Agents 2 and 3 serve another queue, so only a transfer brings them this queue's conversations.
+        var state = makeState([agent(1, capacity: 1), agent(2, capacity: 2, queues: [otherQueue]), agent(3, capacity: 0, queues: [otherQueue])])
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        _ = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: 2, now: start)
+        #expect(state.owner(of: conversation(1)) == agent(1).id && state.position(of: conversation(2)) == 1)
+
+        #expect(state.transfer(conversation(1), to: agent(3).id, now: start) == .failure(.atCapacity))
+        #expect(state.transfer(conversation(1), to: agent(1).id, now: start) == .failure(.alreadyTheirs))
+        #expect(state.transfer(conversation(2), to: agent(2).id, now: start) == .failure(.notAssigned))
+        #expect(state.owner(of: conversation(1)) == agent(1).id, "a refusal changes nothing")
+
+        // The transfer goes through, and agent 1's freed slot takes the waiting conversation 2.
+        let actions = try state.transfer(conversation(1), to: agent(2).id, now: start).get()
+        #expect(state.owner(of: conversation(1)) == agent(2).id)
+        #expect(actions == [.assign(conversation(2), to: agent(1).id)])
+        #expect(state.load(of: agent(1).id) == 1 && state.load(of: agent(2).id) == 1)
+    }
+
+    @Test func transferToAnAgent_whoIsOfflineOrDisconnected_isRefused() {
+        var state = makeState([agent(1, capacity: 2), agent(2, capacity: 2, availability: .offline)])
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        #expect(state.owner(of: conversation(1)) == agent(1).id)
+        #expect(state.transfer(conversation(1), to: agent(2).id, now: start) == .failure(.unavailable))
+        _ = state.agentUpdated(agent(2, capacity: 2, availability: .away), now: start)
+        _ = state.agentDisconnected(agent(2).id, now: start)
+        #expect(state.transfer(conversation(1), to: agent(2).id, now: start) == .failure(.unavailable))
+        // Away but connected: a transfer is a deliberate hand-over, so it is accepted.
+        _ = state.agentConnected(agent(2).id, now: start)
+        #expect((try? state.transfer(conversation(1), to: agent(2).id, now: start).get()) != nil)
+        #expect(state.owner(of: conversation(1)) == agent(2).id)
+    }
+
+    @Test func headRank_isAheadOfEveryoneWaiting() {
+        var state = RoutingState(graceDuration: 60)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 10, now: start)
+        let head = state.headRank(of: queue, now: start)
+        #expect(head < 10)
+        _ = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: head, now: start)
+        #expect(state.position(of: conversation(2)) == 1 && state.position(of: conversation(1)) == 2)
+    }
 }

@@ -278,4 +278,31 @@ struct StoreConformanceTests {
             try await StoreConformance.close_withCommitsInFlight_keepsEveryAcknowledgedCommit(try await database.open(), reopen: database.open)
         }
     }
+
+    // MARK: Desk: transfers, internal notes, canned responses
+
+    @Test(arguments: StoreFactory.all)
+    func transfer_toAgent_storesLeftChangedJoined_andReassigns(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.transfer_toAgent_storesLeftChangedJoined_andReassigns)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func transfer_toQueue_requeuesInThatQueueAtTheRank(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.transfer_toQueue_requeuesInThatQueueAtTheRank)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func transfer_refusals_changeNothing(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.transfer_refusals_changeNothing)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func notes_numberedPerConversation_idempotent_andOutsideTheEvents(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.notes_numberedPerConversation_idempotent_andOutsideTheEvents)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func cannedResponses_crudByApp_withUniqueShortcuts(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.cannedResponses_crudByApp_withUniqueShortcuts)
+    }
 }

@@ -193,6 +193,13 @@ struct Fixture: Sendable {
     }
 
     @discardableResult
+    func transfer(_ conversation: ConversationID, by: Participant? = nil, byAdmin: Bool = false,
+                  to target: ConversationChange.Transfer.Target, app: AppID? = nil) async throws -> ConversationCommit {
+        try await store.commit(.transfer(.init(conversationID: conversation, appID: app ?? self.app.id, by: by ?? agentParticipant,
+                                               byAdmin: byAdmin, target: target, at: clock.next())))
+    }
+
+    @discardableResult
     func end(_ conversation: ConversationID, by: Participant, app: AppID? = nil) async throws -> ConversationCommit {
         try await store.commit(.end(.init(conversationID: conversation, appID: app ?? self.app.id, by: by, at: clock.next())))
     }

@@ -19,22 +19,39 @@ public struct TestHTTP: Sendable {
         public var error: ErrorBody? { try? ParleyJSON.decode(ErrorBody.self, from: body) }
     }
 
-    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> Reply {
+    /// No cookie jar and no redirects followed: a test sets `Cookie` itself and sees every answer as sent.
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
+
+    private final class NoRedirects: NSObject, URLSessionTaskDelegate {
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            completionHandler(nil)
+        }
+    }
+
+    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         request.httpBody = body
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = 60
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
         return Reply(status: http.statusCode, body: data, headers: headers)
     }
 
-    public func send<Body: Encodable>(_ method: String, _ path: String, _ body: Body, token: String? = nil) async throws -> Reply {
-        try await request(method, path, body: try ParleyJSON.encode(body), token: token)
+    public func send<Body: Encodable>(_ method: String, _ path: String, _ body: Body, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await request(method, path, body: try ParleyJSON.encode(body), token: token, headers: headers)
     }
 
     /// POSTs a JSON body and decodes a 2xx answer; any other status throws with the body.

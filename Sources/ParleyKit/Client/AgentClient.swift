@@ -118,20 +118,10 @@ public actor AgentClient {
     /// id, so the reply is stored once. Returns the stored event.
     @discardableResult
     public func reply(_ text: String, in conversation: ConversationID) async throws -> ConversationEvent {
-        do {
-            try Validation.messageText(text)
-        } catch {
-            throw ParleyError.invalidInput(error.description)
-        }
+        try ParleyError.checkMessageText(text)
         let request = SendMessageRequest(clientMessageID: UUID().uuidString.lowercased(), text: text)
-        var attempt = 0
-        while true {
-            do {
-                return try await http.request("POST", "/v1/conversations/\(conversation)/messages", body: request, token: try token(), as: SendMessageResponse.self).event
-            } catch let error as ParleyError where error.isNetworkError && attempt < 3 {
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(200 * attempt))
-            }
+        return try await retryingLostAnswers {
+            try await http.request("POST", "/v1/conversations/\(conversation)/messages", body: request, token: try token(), as: SendMessageResponse.self).event
         }
     }
 
@@ -158,16 +148,20 @@ public actor AgentClient {
     /// client id, so the note is stored once.
     @discardableResult
     public func addNote(_ text: String, in conversation: ConversationID) async throws -> InternalNote {
-        do {
-            try Validation.messageText(text)
-        } catch {
-            throw ParleyError.invalidInput(error.description)
-        }
+        try ParleyError.checkMessageText(text)
         let request = AddNoteRequest(clientNoteID: UUID().uuidString.lowercased(), text: text)
+        return try await retryingLostAnswers {
+            try await http.request("POST", "/v1/conversations/\(conversation)/notes", body: request, token: try token(), as: InternalNote.self)
+        }
+    }
+
+    /// Runs a request that carries a client id, so repeating it stores nothing twice: a lost answer
+    /// (a network error) is retried up to three times.
+    private func retryingLostAnswers<T>(_ request: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             do {
-                return try await http.request("POST", "/v1/conversations/\(conversation)/notes", body: request, token: try token(), as: InternalNote.self)
+                return try await request()
             } catch let error as ParleyError where error.isNetworkError && attempt < 3 {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(200 * attempt))

@@ -182,11 +182,7 @@ public actor ParleyClient {
     /// - Throws: ``ParleyError/invalidInput(_:)`` for empty or too long text; `.storage` when it cannot be saved.
     @discardableResult
     public func send(_ text: String, in conversation: ConversationID) async throws -> ChatMessage {
-        do {
-            try Validation.messageText(text)
-        } catch {
-            throw ParleyError.invalidInput(error.description)
-        }
+        try ParleyError.checkMessageText(text)
         if snapshots[conversation] == nil { snapshots[conversation] = ConversationSnapshot(id: conversation) }
         let item = OutboxItem(clientMessageID: UUID().uuidString.lowercased(), conversationID: conversation, text: text, createdAt: Date())
         try await perform(outbox.enqueue(item))

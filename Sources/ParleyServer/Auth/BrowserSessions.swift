@@ -39,9 +39,10 @@ struct BrowserSessions: Sendable {
     /// Refuses a cookie-authenticated request that does not come from the desk.
     /// - Parameter isUpgrade: a WebSocket upgrade, which must name its origin.
     func check(_ request: Request, sessionToken: String, isUpgrade: Bool) throws {
-        let origin = request.headers[.origin]
-        if let origin {
-            guard Self.isSameOrigin(origin, host: request.head.authority) else {
+        // Every Origin a request names must be ours: a second, forged one must not hide behind the first.
+        let origins = request.headers[values: .origin]
+        if !origins.isEmpty {
+            guard origins.allSatisfy({ Self.isSameOrigin($0, host: request.head.authority) }) else {
                 throw APIError.forbidden("cross-origin requests cannot use the session cookie")
             }
         } else if isUpgrade {

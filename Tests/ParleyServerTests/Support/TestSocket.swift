@@ -18,12 +18,17 @@ final class TestSocket: Sendable {
 
     private init() {}
 
-    /// Connects and waits for the `ready` frame.
+    /// Connects with a bearer token and waits for the `ready` frame.
     static func connect(url: String, token: String) async throws -> TestSocket {
+        try await connect(url: url, headers: [.authorization: "Bearer \(token)"])
+    }
+
+    /// Connects with the given upgrade headers (a desk cookie and an `Origin`, say) and waits for `ready`.
+    static func connect(url: String, headers: HTTPFields) async throws -> TestSocket {
         let socket = TestSocket()
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
         var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        configuration.additionalHeaders = headers
         configuration.maxFrameSize = 1 << 20
         Task {
             do {

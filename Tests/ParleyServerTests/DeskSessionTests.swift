@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import NIOWebSocket
+import ParleyCore
+import ParleyServer
+import ParleyTestSupport
+import Testing
+
+/// The desk's browser sessions: an HttpOnly cookie, a CSRF header on every change, same-origin only.
+@Suite(.timeLimit(.minutes(2)))
+struct DeskSessionTests {
+    /// Logs the demo admin into the desk; returns the cookie header value and the CSRF token.
+    private func deskLogin(_ server: TestServer) async throws -> (cookie: String, csrf: String, reply: TestHTTP.Reply) {
+        let reply = try await server.http.send("POST", "/v1/desk/login", AgentLoginRequest(email: server.demo.agent.email, password: server.demo.password))
+        guard reply.status == 200, let setCookie = reply.headers["set-cookie"] else { throw TestFailure("desk login → \(reply.status)") }
+        let session = try reply.decode(DeskSession.self)
+        return (String(setCookie.split(separator: ";")[0]), session.csrfToken, reply)
+    }
+
+    @Test func login_setsAnHttpOnlyStrictCookie_andTheBodyHoldsNoToken() async throws {
+        try await withServer { server in
+            let (cookie, csrf, reply) = try await deskLogin(server)
+            let setCookie = try #require(reply.headers["set-cookie"])
+            #expect(cookie.hasPrefix("parley_session=pa1."))
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/v1", "Max-Age=43200"] { #expect(setCookie.contains(attribute)) }
+            #expect(!setCookie.contains("Secure"))
+            let body = String(decoding: reply.body, as: UTF8.self)
+            #expect(!body.contains("pa1."))
+            #expect(!csrf.isEmpty)
+
+            // A reload learns the session and the same CSRF token from the cookie alone.
+            let session = try await server.http.request("GET", "/v1/desk/session", headers: ["Cookie": cookie]).decode(DeskSession.self)
+            #expect(session.agent.id == server.demo.agent.id && session.csrfToken == csrf)
+            // Without the cookie, or with a bearer token, there is no desk session.
+            #expect(try await server.http.request("GET", "/v1/desk/session").status == 401)
+            let bearer = try await server.demoAgent()
+            #expect(try await server.http.request("GET", "/v1/desk/session", token: bearer.token).status == 401)
+            // A wrong password is the usual 401, and sets no cookie.
+            let wrong = try await server.http.send("POST", "/v1/desk/login", AgentLoginRequest(email: server.demo.agent.email, password: "wrong-password"))
+            #expect(wrong.status == 401 && wrong.headers["set-cookie"] == nil)
+        }
+    }
+
+    @Test func behindAnHTTPSProxy_theCookieIsSecure() async throws {
+        try await withServer { server in
+            let reply = try await server.http.send(
+                "POST", "/v1/desk/login", AgentLoginRequest(email: server.demo.agent.email, password: server.demo.password),
+                headers: ["X-Forwarded-Proto": "https"])
+            #expect(reply.headers["set-cookie"]?.contains("; Secure") == true)
+        }
+    }
+
+    @Test func changesWithTheCookie_needTheCSRFHeader_andChangeNothingWithout() async throws {
+        try await withServer { server in
+            let (cookie, csrf, _) = try await deskLogin(server)
+            let away = AvailabilityRequest(availability: .away)
+            for headers in [["Cookie": cookie], ["Cookie": cookie, "X-Parley-CSRF": "forged"]] {
+                let refused = try await server.http.send("PUT", "/v1/agent/availability", away, headers: headers)
+                #expect(refused.status == 403 && refused.error?.error.code == "forbidden")
+            }
+            let me = try await server.http.request("GET", "/v1/agent/me", headers: ["Cookie": cookie]).decode(Agent.self)
+            #expect(me.availability == .offline)
+
+            let accepted = try await server.http.send("PUT", "/v1/agent/availability", away, headers: ["Cookie": cookie, "X-Parley-CSRF": csrf])
+            #expect(accepted.status == 200)
+            #expect(try accepted.decode(Agent.self).availability == .away)
+
+            // Another session's CSRF token does not fit this cookie.
+            let (_, otherCSRF, _) = try await deskLogin(server)
+            let crossed = try await server.http.send("PUT", "/v1/agent/availability", away, headers: ["Cookie": cookie, "X-Parley-CSRF": otherCSRF])
+            #expect(crossed.status == 403)
+        }
+    }
+
+    @Test func anotherOrigin_cannotUseTheCookie_forReadsOrTheSocket() async throws {
+        try await withServer { server in
+            let (cookie, _, _) = try await deskLogin(server)
+            let evil = try await server.http.request("GET", "/v1/agent/me", headers: ["Cookie": cookie, "Origin": "http://evil.example"])
+            #expect(evil.status == 403)
+            let same = try await server.http.request("GET", "/v1/agent/me", headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(server.port)"])
+            #expect(same.status == 200)
+
+            // The socket: our own origin upgrades; another origin, none, or a forged second one do not
+            // (the WebSocket layer refuses an upgrade with a bare 400; a plain GET shows the reason).
+            let own = "http://127.0.0.1:\(server.port)"
+            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": own]) == 101)
+            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "http://evil.example"]) == 400)
+            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie]) == 400)
+            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "\(own)\r\nOrigin: http://evil.example"]) == 400)
+            #expect(try RawUpgrade.status(port: server.port, headers: ["Origin": own]) == 400)
+            let reason = try await server.http.request("GET", "/v1/realtime", headers: ["Cookie": cookie])
+            #expect(reason.status == 403 && reason.error?.error.message.contains("desk") == true)
+        }
+    }
+
+    @Test func onlyAgentTokensAreHonouredInTheCookie() async throws {
+        try await withServer { server in
+            let visitor = try await server.visitor()
+            let reply = try await server.http.request("GET", "/v1/conversations", headers: ["Cookie": "parley_session=\(visitor.token)"])
+            #expect(reply.status == 401)
+            let operatorCookie = try await server.http.request("GET", "/v1/admin/apps", headers: ["Cookie": "parley_session=\(server.adminToken)"])
+            #expect(operatorCookie.status == 401)
+        }
+    }
+
+    @Test func logout_revokesThatSession_andClearsTheCookie() async throws {
+        try await withServer { server in
+            let (cookie, csrf, _) = try await deskLogin(server)
+            let bearer = try await server.demoAgent()
+            let socket = try await server.socket(bearer.token)
+
+            #expect(try await server.http.request("POST", "/v1/desk/logout", headers: ["Cookie": cookie]).status == 403)
+            let reply = try await server.http.request("POST", "/v1/desk/logout", headers: ["Cookie": cookie, "X-Parley-CSRF": csrf])
+            #expect(reply.status == 204)
+            #expect(reply.headers["set-cookie"]?.contains("Max-Age=0") == true)
+            #expect(try await server.http.request("GET", "/v1/agent/me", headers: ["Cookie": cookie]).status == 401)
+            // Only this session ends: the same agent's other session (and its socket) carries on.
+            #expect(try await server.http.request("GET", "/v1/agent/me", token: bearer.token).status == 200)
+            try await socket.send(.ping(.init(ref: "still-here")))
+            _ = try await socket.next { if case .pong = $0 { true } else { false } }
+            await socket.close()
+            // A stale cookie still gets cleared.
+            #expect(try await server.http.request("POST", "/v1/desk/logout", headers: ["Cookie": cookie]).status == 204)
+        }
+    }
+}
+
+/// The desk's static files: only listed files, each with the desk's security headers.
+@Suite(.timeLimit(.minutes(2)))
+struct DeskFileTests {
+    private func withDesk(_ body: (TestServer) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("desk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("js"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<!doctype html><title>Desk</title>".utf8).write(to: folder.appendingPathComponent("index.html"))
+        try Data("export const x = 1;".utf8).write(to: folder.appendingPathComponent("js/app.js"))
+        try Data("not served".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try await withServer(configure: { $0.deskDirectory = folder }) { server in try await body(server) }
+    }
+
+    @Test func indexAndScripts_areServed_withAStrictPolicy() async throws {
+        try await withDesk { server in
+            let redirect = try await server.http.request("GET", "/desk")
+            #expect(redirect.status == 308 && redirect.headers["location"] == "/desk/")
+
+            let index = try await server.http.request("GET", "/desk/")
+            #expect(index.status == 200)
+            #expect(index.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(String(decoding: index.body, as: UTF8.self).contains("<title>Desk</title>"))
+            let policy = try #require(index.headers["content-security-policy"])
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"))
+            #expect(index.headers["x-content-type-options"] == "nosniff")
+
+            let script = try await server.http.request("GET", "/desk/js/app.js")
+            #expect(script.status == 200 && script.headers["content-type"] == "text/javascript; charset=utf-8")
+            let etag = try #require(script.headers["etag"])
+            #expect(try await server.http.request("GET", "/desk/js/app.js", headers: ["If-None-Match": etag]).status == 304)
+        }
+    }
+
+    @Test func unlistedFilesAndTraversal_areNotFound() async throws {
+        try await withDesk { server in
+            for path in ["/desk/notes.txt", "/desk/missing.js", "/desk/../Package.swift", "/desk/js/../../index.html", "/desk/%2e%2e/Package.swift"] {
+                let status = try await server.http.request("GET", path).status
+                #expect(status == 404, "\(path)")
+            }
+        }
+    }
+}

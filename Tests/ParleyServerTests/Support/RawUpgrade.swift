@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sends a WebSocket upgrade request with exactly the headers given and returns the status code the
+/// server answers with. WSClient always adds an `Origin` of its own, so tests of origin checks need this.
+enum RawUpgrade {
+    static func status(port: Int, path: String = "/v1/realtime", headers: [String: String]) throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawUpgradeError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw RawUpgradeError("connect() failed") }
+        var lines = [
+            "GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: Upgrade", "Upgrade: websocket",
+            "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        ]
+        lines += headers.map { "\($0.key): \($0.value)" }
+        let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { throw RawUpgradeError("send() failed") }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 12 else { throw RawUpgradeError("no answer") }
+        // "HTTP/1.1 101 Switching Protocols"
+        let statusLine = String(decoding: buffer[..<count], as: UTF8.self).prefix { $0 != "\r" }
+        guard let code = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { throw RawUpgradeError("bad status line \(statusLine)") }
+        return code
+    }
+}
+
+struct RawUpgradeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
