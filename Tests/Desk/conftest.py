@@ -126,8 +126,9 @@ def visitors(request, server, world, workdir):
     """Starts `parley chat` visitors: visitors.new(name, subject=…). Ends their conversations afterwards."""
     started = []
 
-    def new(name="Ada", subject=None, email=None):
-        storage = tempfile.mkdtemp(prefix="visitor-", dir=workdir)
+    def new(name="Ada", subject=None, email=None, storage=None):
+        """A visitor; the same `storage` again is the same device (and visitor)."""
+        storage = storage or tempfile.mkdtemp(prefix="visitor-", dir=workdir)
         cli = ChatCLI(os.path.join(bin_dir(), "parley"), server.base, world.app_id, storage, name,
                       email=email, subject=subject, log_path=os.path.join(ARTIFACTS, "visitors.log"))
         started.append(cli)

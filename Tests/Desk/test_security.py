@@ -120,3 +120,18 @@ def test_user_text_is_shown_as_text_never_as_markup(admin_desk, visitors, world)
             assert not desk.find_all(f"{area} {tag}"), f"{tag} element in {area}"
     desk.wait(lambda: name in desk.find("#visitor-details").text, message="the visitor panel")
     assert desk.js("return window.__pwned") is None
+
+
+def test_a_session_ended_elsewhere_brings_back_the_login_form_with_a_reason(desks, world):
+    alan = desks.new("alan").login(world.alan_email, world.alan_password, online=False)
+    # An admin sets Alan's password: every session of his ends, and his open socket is told so.
+    world.admin.patch(f"/v1/admin/apps/{world.app_id}/agents/{world.alan['id']}", {"password": world.alan_password})
+    error = alan.visible("#login-error", timeout=20)
+    assert error.text == "Your session has ended. Sign in again."
+    assert not alan.find("#desk").is_displayed()
+    assert alan.fetch("GET", "/v1/agent/me")["status"] == 401
+    alan.allow_console(r"/v1/agent/me - Failed to load resource: the server responded with a status of 401")
+    alan.find("#login-email").send_keys(world.alan_email)
+    alan.find("#login-password").send_keys(world.alan_password + Keys.ENTER)
+    alan.visible("#desk")
+    alan.wait_connected()

@@ -33,7 +33,7 @@ export function hideAdmin() {
 }
 
 /** Re-renders the page on screen from fresh server data. */
-export async function reloadAdmin() {
+async function reloadAdmin() {
   const page = current;
   if (!page) return;
   const body = byId("admin-body");

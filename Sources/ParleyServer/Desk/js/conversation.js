@@ -34,6 +34,10 @@ export function initConversation() {
     stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
   });
   document.addEventListener("visibilitychange", () => state.openID && markRead(state.openID));
+  // A queued conversation's header says how long it has waited: keep it current.
+  setInterval(() => {
+    if (state.conversations.get(state.openID)?.state === "queued") renderSoon();
+  }, 5000);
 }
 
 export async function openConversation(id) {
@@ -47,6 +51,7 @@ export async function openConversation(id) {
   state.fresh.delete(id);
   emit("lists"); // the inbox marks the open row and drops its "new" highlight
   byId("welcome").hidden = true;
+  byId("not-found").hidden = true;
   byId("conversation").hidden = false;
   byId("conversation").dataset.conversationId = id;
   ensureSubscriptions();
@@ -61,7 +66,8 @@ export async function openConversation(id) {
     if (state.openID !== id) return;
     if (error instanceof ApiError && error.status === 404) {
       closeConversation();
-      byId("welcome").replaceChildren(h("h2", {}, "Conversation not found"), h("p", {}, "It does not exist, or it belongs to another app."));
+      byId("welcome").hidden = true;
+      byId("not-found").hidden = false;
       return;
     }
     if (error instanceof ApiError && error.status !== 401) toast(`Could not load the conversation: ${error.message}`, { kind: "error" });
@@ -74,6 +80,7 @@ export function closeConversation() {
   rendered.clear();
   byId("transcript").replaceChildren();
   byId("conversation").hidden = true;
+  byId("not-found").hidden = true;
   byId("welcome").hidden = false;
   hideVisitor();
   ensureSubscriptions();

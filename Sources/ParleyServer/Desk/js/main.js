@@ -165,6 +165,7 @@ async function boot() {
   });
   window.addEventListener("hashchange", route);
   on("unauthorized", sessionEnded);
+  on("me", () => state.me && showAvailability(state.me.availability));
   // Shown from the moment a connection is lost until the next `ready`.
   on("connection", (value) => {
     byId("connection-banner").hidden = value !== "down";

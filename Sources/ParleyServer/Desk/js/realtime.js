@@ -5,9 +5,9 @@
 // scaled by a random factor in [0.8, 1.2] so a restarted server is not hit by every desk at once.
 //   attempt: 1     2     3     4     5     6…
 //   delay:   0.5 s 1 s   2 s   4 s   8 s   15 s
-export const BACKOFF = { initial: 500, factor: 2, cap: 15000, jitter: 0.2 };
+const BACKOFF = { initial: 500, factor: 2, cap: 15000, jitter: 0.2 };
 
-export function backoffDelay(attempt, random = Math.random) {
+function backoffDelay(attempt, random = Math.random) {
   const base = Math.min(BACKOFF.cap, BACKOFF.initial * BACKOFF.factor ** Math.max(0, attempt - 1));
   return Math.round(base * (1 - BACKOFF.jitter + 2 * BACKOFF.jitter * random()));
 }

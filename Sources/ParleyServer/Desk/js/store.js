@@ -24,7 +24,7 @@ export const state = {
 };
 
 /** Everything known of one conversation's history. */
-export class Timeline {
+class Timeline {
   constructor(id) {
     this.id = id;
     this.epoch = null;
@@ -86,22 +86,6 @@ export function timeline(id) {
     state.timelines.set(id, value);
   }
   return value;
-}
-
-/** Forgets everything (logout). */
-export function clearState() {
-  state.me = null;
-  state.conversations.clear();
-  state.lists = { mine: [], queued: [], all: [] };
-  state.listsLoaded = false;
-  state.timelines.clear();
-  state.visitors.clear();
-  state.team = { agents: [], queues: [] };
-  state.canned = [];
-  state.fresh.clear();
-  state.openID = null;
-  visitorRequests.clear();
-  catchUps.clear();
 }
 
 // MARK: - Conversations
@@ -183,6 +167,8 @@ function learnFrom(line, event) {
   if (event.author?.id && event.author.name) line.names.set(event.author.id, event.author.name);
   if (event.participant?.id && event.participant.name) line.names.set(event.participant.id, event.participant.name);
   if (event.type === "message" && event.client_message_id) line.pending.delete(event.client_message_id);
+  // Whoever was typing has sent it.
+  if (event.type === "message" && line.typing?.id === event.author.id) line.typing = null;
   if (event.type === "read") {
     if (event.author.role === "agent") line.agentReadSeq = Math.max(line.agentReadSeq, event.read_seq);
     if (event.author.role === "visitor") line.visitorReadSeq = Math.max(line.visitorReadSeq, event.read_seq);
@@ -237,10 +223,16 @@ export function addNote(noteValue) {
   emit("timeline", noteValue.conversation_id);
 }
 
+/** Reads the notes after the newest one held (notes have no replay on the socket), page by page. */
 export async function loadNotes(id) {
-  const answer = await api("GET", `/v1/conversations/${id}/notes`);
   const line = timeline(id);
-  for (const item of answer.notes) line.notes.set(item.seq, item);
+  const limit = 500;
+  for (;;) {
+    const after = Math.max(0, ...line.notes.keys());
+    const answer = await api("GET", `/v1/conversations/${id}/notes?after=${after}&limit=${limit}`);
+    for (const item of answer.notes) line.notes.set(item.seq, item);
+    if (answer.notes.length < limit) break;
+  }
   line.notesLoaded = true;
   emit("timeline", id);
 }

@@ -44,7 +44,7 @@ export function isConnected() {
 }
 
 /** Sends a frame over the socket when it is up; false when it is not. */
-export function sendFrame(frame) {
+function sendFrame(frame) {
   return Boolean(realtime?.send(frame));
 }
 
@@ -69,6 +69,11 @@ async function ready() {
   // Frames sent while we were away are lost: catch up on lists, notes, the team and canned responses.
   if (hasConnected) {
     scheduleRefresh(0);
+    api("GET", "/v1/agent/me").then((agent) => {
+      state.me = { ...state.me, ...agent };
+      emit("me");
+    }, () => {});
+    if (state.openID) api("GET", `/v1/conversations/${state.openID}`).then(upsertConversation, () => {});
     refreshTeam().catch(() => {});
     refreshCanned().catch(() => {});
     for (const line of state.timelines.values()) if (line.notesLoaded) loadNotes(line.id).catch(() => {});

@@ -72,7 +72,7 @@ function pendingElement(id, pending) {
 }
 
 /** A system notice in words: who did what. */
-export function describe(event, line) {
+function describe(event, line) {
   const who = participantName(event.author);
   switch (event.type) {
     case "participant_joined":
