@@ -128,7 +128,8 @@ def test_canned_response_is_inserted_with_slash_and_sent(chat, world):
     option = listbox.find_element(By.CSS_SELECTOR, '[role="option"][data-shortcut="refund"]')
     assert option.get_attribute("aria-selected") == "true"
     assert "Refund policy" in option.text
-    assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-activedescendant") == option.get_attribute("id")
+    assert "canned response" in desk.find("#canned-status").get_attribute("textContent")
 
     box.send_keys(Keys.ENTER)  # inserts, does not send
     desk.gone("#canned-list")
@@ -167,3 +168,20 @@ def test_visitor_ending_shows_in_the_desk(chat, world):
     desk.wait_for_item("Ada Lovelace ended the conversation", kind="notice")
     desk.wait(lambda: desk.find("#conversation-meta .state").text == "Ended", message="the Ended state")
     assert not desk.find("#end").is_displayed()
+
+
+def test_a_reply_the_server_refuses_stays_visible_with_the_reason(chat, world):
+    desk, cli = chat
+    too_long = "x" * 10001
+    box = desk.composer()
+    # Set the text directly (typing 10,001 keys would only slow the test), then send with Enter.
+    desk.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", box, too_long)
+    box.send_keys(Keys.ENTER)
+    failed = desk.wait(lambda: desk.find_all('#transcript [data-kind="pending"].is-failed'), message="the failed reply")[0]
+    assert "Not sent: too long (10,000 characters at most)." in failed.text
+    assert failed.find_element(By.CSS_SELECTOR, "button").text == "Retry"
+    desk.allow_console(r"Failed to load resource: the server responded with a status of 413")
+    # Nothing reached the visitor: a later reply arrives, the long one never did.
+    desk.type_and_send("After the refused one")
+    cli.wait_for(f"{world.admin_name}: After the refused one")
+    assert too_long not in cli.text()

@@ -1,6 +1,7 @@
 // Canned responses in the composer: "/" at the start opens a list filtered by what follows;
 // ↑/↓ choose, Enter or Tab insert (the "/query" is replaced by the response), Esc closes.
-// ARIA combobox pattern: the textarea keeps focus and points at the active option.
+// The textarea keeps focus and points at the active option (aria-activedescendant); a status line
+// says how many responses match, for screen readers.
 import { byId, h, replaceChildren } from "./dom.js";
 import { state } from "./store.js";
 
@@ -42,7 +43,10 @@ export class CannedPicker {
 
   render() {
     this.listbox.hidden = false;
-    this.textarea.setAttribute("aria-expanded", "true");
+    const status = byId("canned-status");
+    const count = this.matches.length;
+    const said = count === 0 ? "No canned response matches." : `${count} canned response${count === 1 ? "" : "s"}: up and down to choose, Enter to insert, Escape to close.`;
+    if (status.textContent !== said) status.textContent = said;
     if (this.matches.length === 0) {
       replaceChildren(this.listbox, h("li", { class: "canned-empty", role: "presentation" },
         state.canned.length ? "No canned response matches." : "No canned responses yet (admins add them under Admin)."));
@@ -64,7 +68,7 @@ export class CannedPicker {
     if (!this.isOpen) return;
     this.listbox.hidden = true;
     this.listbox.replaceChildren();
-    this.textarea.setAttribute("aria-expanded", "false");
+    byId("canned-status").textContent = "";
     this.textarea.removeAttribute("aria-activedescendant");
   }
 
