@@ -172,15 +172,18 @@ public struct StateChange: Hashable, Sendable, Codable {
     public var reason: Reason
     /// The agent it was assigned to, for `assigned` and for a `transferred` to an agent.
     public var agentID: AgentID?
+    /// The queue it went to, for a `transferred` to a queue (a transcript can name it later).
+    public var queueID: QueueID?
 
-    public init(from: ConversationState?, to: ConversationState, reason: Reason, agentID: AgentID? = nil) {
+    public init(from: ConversationState?, to: ConversationState, reason: Reason, agentID: AgentID? = nil, queueID: QueueID? = nil) {
         self.from = from
         self.to = to
         self.reason = reason
         self.agentID = agentID
+        self.queueID = queueID
     }
 
-    enum CodingKeys: String, CodingKey { case from, to, reason, agentID = "agent_id" }
+    enum CodingKeys: String, CodingKey { case from, to, reason, agentID = "agent_id", queueID = "queue_id" }
 }
 
 /// The author has read everything up to and including `readSeq`.

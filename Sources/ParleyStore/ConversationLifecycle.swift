@@ -153,7 +153,7 @@ public enum ConversationLifecycle {
                 conversation.agentID = agentID
             case .queue(let queueID, let queueRank):
                 events.append((from, .participantLeft(ParticipantLeft(participant: from, reason: .transferred))))
-                events.append((transfer.by, .stateChanged(StateChange(from: .assigned, to: .queued, reason: .transferred))))
+                events.append((transfer.by, .stateChanged(StateChange(from: .assigned, to: .queued, reason: .transferred, queueID: queueID))))
                 conversation.state = .queued
                 conversation.agentID = nil
                 conversation.queueID = queueID

@@ -117,7 +117,7 @@ struct TransferTests {
             let left = try await visitorSocket.nextEvent(in: conversation.id) { if case .participantLeft = $0.body { true } else { false } }
             #expect(left.body == .participantLeft(ParticipantLeft(participant: .agent(grace.agent.id, name: "Grace"), reason: .transferred)))
             let changed = try await visitorSocket.nextEvent(in: conversation.id) { $0.seq == left.seq + 1 }
-            #expect(changed.body == .stateChanged(StateChange(from: .assigned, to: .queued, reason: .transferred)))
+            #expect(changed.body == .stateChanged(StateChange(from: .assigned, to: .queued, reason: .transferred, queueID: billing.id)))
             _ = try await visitorSocket.next { if case .queuePosition(let p) = $0 { p.conversationID == conversation.id && p.position == 1 } else { false } }
 
             // A billing agent comes online and gets the transferred one first.

@@ -30,7 +30,7 @@ extension StoreConformance {
         let commit = try await fixture.transfer(id, to: .queue(fixture.secondQueue.id, rank: 5))
         #expect(commit.events.map(\.brief) == [
             "4 agent participant_left agent \(fixture.agent.id) transferred",
-            "5 agent state_changed assigned->queued transferred",
+            "5 agent state_changed assigned->queued transferred \(fixture.secondQueue.id)",
         ])
         let stored = try await fixture.stored(id)
         #expect(stored.state == .queued && stored.agentID == nil && stored.queueID == fixture.secondQueue.id && stored.queuedAt != nil)

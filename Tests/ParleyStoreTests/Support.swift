@@ -100,7 +100,7 @@ extension EventBody {
             "participant_left \(left.participant.role.rawValue) \(left.participant.id ?? "-") \(left.reason.rawValue)"
         case .stateChanged(let change):
             "state_changed \(change.from?.rawValue ?? "none")->\(change.to.rawValue) \(change.reason.rawValue)"
-                + (change.agentID.map { " \($0.rawValue)" } ?? "")
+                + (change.agentID.map { " \($0.rawValue)" } ?? "") + (change.queueID.map { " \($0.rawValue)" } ?? "")
         case .read(let marker):
             "read \(marker.readSeq)"
         }
