@@ -70,12 +70,7 @@ def test_transfer_to_a_queue_routes_it_to_an_agent_of_that_queue(desks, admin_de
     dialog.find_element(By.CSS_SELECTOR, f'input[data-queue-id="{world.billing_queue}"]').click()
     admin.find("#transfer-submit").click()
     admin.gone("#transfer-dialog")
-    # The stored event does not name the queue (see SERVER-REQUESTS.md), so the notice may not either.
-    notice = admin.wait_for_item(f"{world.admin_name} transferred the conversation to", kind="notice")
-    assert notice.text.split(" · ")[0] in (
-        f"{world.admin_name} transferred the conversation to the Billing queue",
-        f"{world.admin_name} transferred the conversation to a queue",
-    )
+    admin.wait_for_item(f"{world.admin_name} transferred the conversation to the Billing queue", kind="notice")
 
     # Alan is the only agent of Billing: routing gives it to him.
     alan.inbox_row(cli.conversation_id)

@@ -95,9 +95,8 @@ function describe(event, line) {
         case "transferred": {
           const actor = event.author.role === "system" ? transferredAgent(event, line) : who;
           if (event.to === "assigned") return `${actor} transferred the conversation to ${agentName(event.agent_id, line)}`;
-          const queueID = event.queue_id ?? queueNowIfLatest(event, line);
-          return queueID
-            ? `${actor} transferred the conversation to the ${queueName(queueID)} queue`
+          return event.queue_id
+            ? `${actor} transferred the conversation to the ${queueName(event.queue_id)} queue`
             : `${actor} transferred the conversation to a queue`;
         }
         default:
@@ -112,17 +111,6 @@ function describe(event, line) {
 function transferredAgent(event, line) {
   const left = line.events.find((other) => other.seq === event.seq - 1 && other.type === "participant_left");
   return left ? left.participant?.name ?? agentName(left.participant?.id, line) : "An agent";
-}
-
-/**
- * The event does not name the queue. The conversation's summary does, if it is at least as new as the
- * event (summaries arrive just after their events) and nothing moved the conversation since.
- */
-function queueNowIfLatest(event, line) {
-  const later = line.events.some((other) => other.seq > event.seq && other.type === "state_changed");
-  const summary = state.conversations.get(event.conversation_id);
-  if (later || !summary || summary.updated_at < event.created_at) return null;
-  return summary.queue_id;
 }
 
 /** Patches `list` to show `items` in order, reusing elements by key. `cache`: key → {version, element}. */
