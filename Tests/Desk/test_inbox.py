@@ -100,3 +100,16 @@ def test_visitor_panel_shows_the_visitor_and_opens_earlier_conversations(admin_d
     desk.wait(lambda: desk.find("#conversation-meta .state").text == "Ended", message="it is ended")
     assert not desk.composer().is_enabled()
     assert not desk.find("#end").is_displayed() and not desk.find("#transfer").is_displayed()
+
+
+def test_mine_lists_the_latest_activity_first(admin_desk, visitors, world):
+    desk = admin_desk
+    older = visitors.new("Older")
+    older.wait_for(f"· {world.admin_name} joined")
+    newer = visitors.new("Newer")
+    newer.wait_for(f"· {world.admin_name} joined")
+    desk.inbox_row(older.conversation_id)
+    desk.inbox_row(newer.conversation_id)
+    desk.wait(lambda: row_order(desk).index(newer.conversation_id) < row_order(desk).index(older.conversation_id), message="newer first")
+    older.say("A new message brings me up")
+    desk.wait(lambda: row_order(desk).index(older.conversation_id) < row_order(desk).index(newer.conversation_id), message="older moves up")

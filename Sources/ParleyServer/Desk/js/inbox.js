@@ -54,6 +54,9 @@ export function render() {
     byId(`count-${name}`).textContent = state.listsLoaded ? String(state.lists[name].length) : "";
   }
   const ids = state.lists[tab].filter((id) => state.conversations.has(id));
+  // Mine: the latest activity first (a new visitor message brings a conversation up); the other
+  // tabs keep the server's order (the queue's order, or the last change).
+  if (tab === "mine") ids.sort((a, b) => lastActivity(b).localeCompare(lastActivity(a)));
   const empty = byId("inbox-empty");
   empty.textContent = EMPTY[tab];
   empty.hidden = !state.listsLoaded || ids.length > 0;
@@ -78,6 +81,13 @@ export function render() {
     previous = row;
   }
   updateTitle();
+}
+
+function lastActivity(id) {
+  const conversation = state.conversations.get(id);
+  // Reading is not activity: a read marker must not move a conversation up.
+  const last = state.timelines.get(id)?.events.findLast((event) => event.type !== "read")?.created_at ?? "";
+  return last > conversation.updated_at ? last : conversation.updated_at;
 }
 
 function fill(row, conversation) {
