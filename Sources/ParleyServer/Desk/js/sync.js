@@ -39,10 +39,6 @@ export function stopSync() {
   setConnection("idle");
 }
 
-export function isConnected() {
-  return Boolean(realtime?.isReady);
-}
-
 /** Sends a frame over the socket when it is up; false when it is not. */
 function sendFrame(frame) {
   return Boolean(realtime?.send(frame));
