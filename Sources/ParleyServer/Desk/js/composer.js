@@ -155,13 +155,21 @@ export function retrySend(id, clientMessageID) {
   post(id, clientMessageID);
 }
 
+/** conversation id → {clientNoteID, text} of a note whose save failed: saving the same text again
+ * reuses the id, so a note that did reach the server before the failure is not stored twice. */
+const failedNotes = new Map();
+
 async function saveNote(id, text) {
   const button = byId("composer-send");
   button.disabled = true;
+  const previous = failedNotes.get(id);
+  const clientNoteID = previous?.text === text ? previous.clientNoteID : uuid();
   try {
-    const saved = await api("POST", `/v1/conversations/${id}/notes`, { client_note_id: uuid(), text });
+    const saved = await api("POST", `/v1/conversations/${id}/notes`, { client_note_id: clientNoteID, text });
+    failedNotes.delete(id);
     addNote(saved);
   } catch (error) {
+    failedNotes.set(id, { clientNoteID, text });
     if (state.openID === id && byId("composer-text").value === "") byId("composer-text").value = text;
     toast(`Note not saved: ${error.message}`, { kind: "error" });
   } finally {
