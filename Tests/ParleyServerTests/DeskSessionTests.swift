@@ -31,10 +31,12 @@ struct DeskSessionTests {
             // A reload learns the session and the same CSRF token from the cookie alone.
             let session = try await server.http.request("GET", "/v1/desk/session", headers: ["Cookie": cookie]).decode(DeskSession.self)
             #expect(session.agent.id == server.demo.agent.id && session.csrfToken == csrf)
-            // Without the cookie, or with a bearer token, there is no desk session.
-            #expect(try await server.http.request("GET", "/v1/desk/session").status == 401)
+            // Without the cookie, with a bearer token, or with a dead cookie there is no desk session: 204.
+            #expect(try await server.http.request("GET", "/v1/desk/session").status == 204)
             let bearer = try await server.demoAgent()
-            #expect(try await server.http.request("GET", "/v1/desk/session", token: bearer.token).status == 401)
+            #expect(try await server.http.request("GET", "/v1/desk/session", token: bearer.token).status == 204)
+            let dead = try await server.http.request("GET", "/v1/desk/session", headers: ["Cookie": "parley_session=pa1.revoked"])
+            #expect(dead.status == 204 && dead.headers["set-cookie"]?.contains("Max-Age=0") == true)
             // A wrong password is the usual 401, and sets no cookie.
             let wrong = try await server.http.send("POST", "/v1/desk/login", AgentLoginRequest(email: server.demo.agent.email, password: "wrong-password"))
             #expect(wrong.status == 401 && wrong.headers["set-cookie"] == nil)

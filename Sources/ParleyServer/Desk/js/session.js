@@ -1,17 +1,13 @@
 // The desk session: an HttpOnly, SameSite=Strict cookie set by the server (no token in JS) plus a
 // CSRF token held in memory for writes.
-import { api, ApiError, setCsrfToken } from "./api.js";
+import { api, setCsrfToken } from "./api.js";
 
-/** The session of the cookie this browser holds, or null when there is none (or it expired). */
+/** The session of the cookie this browser holds, or null when there is none (or it expired): 204. */
 export async function restoreSession() {
-  try {
-    const session = await api("GET", "/v1/desk/session", undefined, { expectUnauthorized: true });
-    setCsrfToken(session.csrf_token);
-    return session;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return null;
-    throw error;
-  }
+  const session = await api("GET", "/v1/desk/session");
+  if (!session) return null;
+  setCsrfToken(session.csrf_token);
+  return session;
 }
 
 /** Signs in; throws ApiError (401 for a wrong email or password). */

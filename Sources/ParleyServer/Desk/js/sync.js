@@ -53,9 +53,13 @@ function setConnection(value) {
   emit("connection", value);
 }
 
-/** A connection closed before `ready`: a 401 here means the session is over, anything else retries. */
+/** A connection closed before `ready`: no session (204) means it is over; anything else retries. */
 function checkSession() {
-  api("GET", "/v1/desk/session").catch(() => {});
+  api("GET", "/v1/desk/session")
+    .then((session) => {
+      if (!session) emit("unauthorized");
+    })
+    .catch(() => {});
 }
 
 async function ready() {
