@@ -168,4 +168,26 @@ struct DeskFileTests {
             }
         }
     }
+
+    @Test func theBundledDesk_servesItsPageAndEveryFileItLinks() async throws {
+        try await withServer { server in
+            let index = try await server.http.request("GET", "/desk/")
+            #expect(index.status == 200)
+            let html = String(decoding: index.body, as: UTF8.self)
+            let links = html.matches(of: /(?:src|href)="([a-z0-9\/_.-]+\.(?:js|css|svg|png|ico))"/).map { String($0.1) }
+            #expect(links.contains("js/main.js"))
+            for link in links {
+                let status = try await server.http.request("GET", "/desk/\(link)").status
+                #expect(status == 200, "\(link)")
+            }
+            // No inline script or style: the page must work under its own policy.
+            #expect(!html.contains("<script>") && !html.contains(" style=") && !html.contains(" onclick="))
+            // Modules import each other by relative path; each import resolves to a served file.
+            let main = String(decoding: try await server.http.request("GET", "/desk/js/main.js").body, as: UTF8.self)
+            for module in main.matches(of: /from "\.\/([a-z0-9_-]+\.js)"/).map({ String($0.1) }) {
+                let status = try await server.http.request("GET", "/desk/js/\(module)").status
+                #expect(status == 200, "\(module)")
+            }
+        }
+    }
 }
