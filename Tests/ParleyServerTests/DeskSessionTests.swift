@@ -31,10 +31,12 @@ struct DeskSessionTests {
             // A reload learns the session and the same CSRF token from the cookie alone.
             let session = try await server.http.request("GET", "/v1/desk/session", headers: ["Cookie": cookie]).decode(DeskSession.self)
             #expect(session.agent.id == server.demo.agent.id && session.csrfToken == csrf)
-            // Without the cookie, or with a bearer token, there is no desk session.
-            #expect(try await server.http.request("GET", "/v1/desk/session").status == 401)
+            // Without the cookie, with a bearer token, or with a dead cookie there is no desk session: 204.
+            #expect(try await server.http.request("GET", "/v1/desk/session").status == 204)
             let bearer = try await server.demoAgent()
-            #expect(try await server.http.request("GET", "/v1/desk/session", token: bearer.token).status == 401)
+            #expect(try await server.http.request("GET", "/v1/desk/session", token: bearer.token).status == 204)
+            let dead = try await server.http.request("GET", "/v1/desk/session", headers: ["Cookie": "parley_session=pa1.revoked"])
+            #expect(dead.status == 204 && dead.headers["set-cookie"]?.contains("Max-Age=0") == true)
             // A wrong password is the usual 401, and sets no cookie.
             let wrong = try await server.http.send("POST", "/v1/desk/login", AgentLoginRequest(email: server.demo.agent.email, password: "wrong-password"))
             #expect(wrong.status == 401 && wrong.headers["set-cookie"] == nil)
@@ -163,6 +165,28 @@ struct DeskFileTests {
             for path in ["/desk/notes.txt", "/desk/missing.js", "/desk/../Package.swift", "/desk/js/../../index.html", "/desk/%2e%2e/Package.swift"] {
                 let status = try await server.http.request("GET", path).status
                 #expect(status == 404, "\(path)")
+            }
+        }
+    }
+
+    @Test func theBundledDesk_servesItsPageAndEveryFileItLinks() async throws {
+        try await withServer { server in
+            let index = try await server.http.request("GET", "/desk/")
+            #expect(index.status == 200)
+            let html = String(decoding: index.body, as: UTF8.self)
+            let links = html.matches(of: /(?:src|href)="([a-z0-9\/_.-]+\.(?:js|css|svg|png|ico))"/).map { String($0.1) }
+            #expect(links.contains("js/main.js"))
+            for link in links {
+                let status = try await server.http.request("GET", "/desk/\(link)").status
+                #expect(status == 200, "\(link)")
+            }
+            // No inline script or style: the page must work under its own policy.
+            #expect(!html.contains("<script>") && !html.contains(" style=") && !html.contains(" onclick="))
+            // Modules import each other by relative path; each import resolves to a served file.
+            let main = String(decoding: try await server.http.request("GET", "/desk/js/main.js").body, as: UTF8.self)
+            for module in main.matches(of: /from "\.\/([a-z0-9_-]+\.js)"/).map({ String($0.1) }) {
+                let status = try await server.http.request("GET", "/desk/js/\(module)").status
+                #expect(status == 200, "\(module)")
             }
         }
     }

@@ -33,14 +33,21 @@ extension ParleyServer {
             return response
         }
 
-        // A reloaded page learns who is logged in, and its CSRF token, from the cookie.
-        desk.get("session") { request, _ in
-            guard case .cookie(let token) = Authenticator.credential(of: request) else {
-                throw APIError.unauthorized("no desk session")
+        // A reloaded page learns who is logged in, and its CSRF token, from the cookie. "No session"
+        // is an answer, not an error (204, and a stale cookie is cleared), so a fresh login page
+        // logs no failed request.
+        desk.get("session") { request, context in
+            let noSession = Response(status: .noContent, headers: [.setCookie: self.browserSessions.clearCookie(request: request)])
+            guard case .cookie(let token) = Authenticator.credential(of: request) else { return noSession }
+            let caller: AgentCaller
+            do {
+                caller = try await self.agentCaller(request)
+            } catch let error as APIError where error.status == .unauthorized {
+                return noSession
             }
-            let caller = try await self.agentCaller(request)
-            guard let agent = try await self.store.agent(caller.agentID)?.agent else { throw APIError.unauthorized() }
-            return JSONResponse(DeskSession(agent: agent, expiresAt: caller.expiresAt, csrfToken: self.browserSessions.csrfToken(for: token)))
+            guard let agent = try await self.store.agent(caller.agentID)?.agent else { return noSession }
+            let session = DeskSession(agent: agent, expiresAt: caller.expiresAt, csrfToken: self.browserSessions.csrfToken(for: token))
+            return try JSONResponse(session).response(from: request, context: context)
         }
 
         desk.post("logout") { request, _ in

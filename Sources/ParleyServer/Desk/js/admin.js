@@ -1,0 +1,60 @@
+// Admin pages (role admin only): agents, queues, canned responses, the app and its key.
+import { byId, h, replaceChildren } from "./dom.js";
+import { renderAgents } from "./admin-agents.js";
+import { renderApp } from "./admin-app.js";
+import { renderCanned } from "./admin-canned.js";
+import { renderQueues } from "./admin-queues.js";
+
+const PAGES = {
+  agents: { title: "Agents", render: renderAgents },
+  queues: { title: "Queues", render: renderQueues },
+  canned: { title: "Canned responses", render: renderCanned },
+  app: { title: "App & key", render: renderApp },
+};
+
+let current = null;
+
+export async function showAdmin(page) {
+  current = page;
+  byId("admin").hidden = false;
+  byId("admin-title").textContent = PAGES[page].title;
+  for (const link of document.querySelectorAll("#admin-nav .nav-link")) {
+    if (link.getAttribute("href") === `#/admin/${page}`) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  await reloadAdmin();
+}
+
+export function hideAdmin() {
+  current = null;
+  byId("admin").hidden = true;
+  replaceChildren(byId("admin-body"));
+  for (const link of document.querySelectorAll("#admin-nav .nav-link")) link.removeAttribute("aria-current");
+}
+
+/** Re-renders the page on screen from fresh server data. */
+async function reloadAdmin() {
+  const page = current;
+  if (!page) return;
+  const body = byId("admin-body");
+  body.setAttribute("aria-busy", "true");
+  try {
+    const content = await PAGES[page].render(reloadAdmin);
+    if (current !== page) return;
+    // The rows are rebuilt: put keyboard focus back on the same control in the new ones.
+    const focused = body.contains(document.activeElement) ? focusSelector(document.activeElement) : null;
+    replaceChildren(body, content);
+    if (focused) (body.querySelector(focused) ?? byId("admin-title")).focus();
+  } catch (error) {
+    if (current === page) replaceChildren(body, h("p", { class: "form-error", role: "alert" }, `Could not load: ${error.message}`));
+  } finally {
+    body.setAttribute("aria-busy", "false");
+  }
+}
+
+function focusSelector(element) {
+  if (element.id) return `#${CSS.escape(element.id)}`;
+  const label = element.getAttribute("aria-label");
+  if (label) return `[aria-label="${CSS.escape(label)}"]`;
+  return null;
+}

@@ -1,0 +1,179 @@
+// The composer: a reply to the visitor or an internal note. Enter sends, Shift+Enter is a new line,
+// "/" opens canned responses. Replies show at once and are confirmed by their stored event; the
+// client_message_id makes a retry safe. Typing is announced only for replies, never for notes.
+import { api, uuid } from "./api.js";
+import { emit } from "./bus.js";
+import { CannedPicker } from "./canned.js";
+import { toast } from "./cues.js";
+import { byId } from "./dom.js";
+import { addNote, applyEvents, isMine, state, timeline } from "./store.js";
+import { sendTyping } from "./sync.js";
+
+const TYPING_EVERY_MS = 3000;
+
+/** conversation id → unsent text, so switching conversations keeps what was written. */
+const drafts = new Map();
+let picker = null;
+let typingSentAt = 0;
+let typingConversation = null;
+
+export function initComposer() {
+  const form = byId("composer");
+  const textarea = byId("composer-text");
+  picker = new CannedPicker(textarea, byId("canned-list"), () => onInput());
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send();
+  });
+  textarea.addEventListener("keydown", (event) => {
+    if (event.isComposing) return;
+    if (picker.handleKey(event)) {
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      send();
+    }
+  });
+  textarea.addEventListener("input", onInput);
+  textarea.addEventListener("blur", () => {
+    stopTyping();
+    picker.close();
+  });
+  for (const radio of form.querySelectorAll("input[name=mode]")) {
+    radio.addEventListener("change", () => {
+      stopTyping();
+      composerFor(state.conversations.get(state.openID));
+      textarea.focus();
+    });
+  }
+}
+
+function mode() {
+  return byId("mode-note").checked ? "note" : "reply";
+}
+
+function onInput() {
+  const textarea = byId("composer-text");
+  picker.update();
+  if (state.openID) drafts.set(state.openID, textarea.value);
+  if (mode() !== "reply" || !isMine(state.conversations.get(state.openID))) return;
+  if (textarea.value.trim() === "") {
+    stopTyping();
+  } else if (Date.now() - typingSentAt > TYPING_EVERY_MS) {
+    typingSentAt = Date.now();
+    typingConversation = state.openID;
+    sendTyping(state.openID, true);
+  }
+}
+
+function stopTyping() {
+  if (!typingConversation) return;
+  sendTyping(typingConversation, false);
+  typingConversation = null;
+  typingSentAt = 0;
+}
+
+/** Saves the draft of the conversation left, restores the one of the conversation opened. */
+export function switchComposer(fromID, toID) {
+  const textarea = byId("composer-text");
+  stopTyping();
+  picker?.close();
+  if (fromID) drafts.set(fromID, textarea.value);
+  textarea.value = (toID && drafts.get(toID)) || "";
+}
+
+/** Enables what the agent may do in this conversation and says why not otherwise. */
+export function composerFor(conversation) {
+  const form = byId("composer");
+  const textarea = byId("composer-text");
+  const note = mode() === "note";
+  const canReply = isMine(conversation);
+  form.classList.toggle("is-note", note);
+  byId("composer-label").textContent = note ? "Internal note (only agents see it)" : "Reply to the visitor";
+  textarea.placeholder = note
+    ? "Write an internal note… only agents see it. Enter saves it."
+    : "Type a reply… Enter sends, Shift+Enter for a new line, / for canned responses";
+  const enabled = Boolean(conversation) && (note || canReply);
+  textarea.disabled = !enabled;
+  byId("composer-send").disabled = !enabled;
+  byId("composer-send").textContent = note ? "Add note" : "Send";
+  let hint = "";
+  if (!conversation) hint = "Loading…";
+  else if (note) hint = "Internal notes are never shown to the visitor.";
+  else if (conversation.state === "queued") hint = "Accept the conversation to reply. You can add internal notes.";
+  else if (conversation.state === "ended") hint = "This conversation has ended. You can still add internal notes.";
+  else if (!canReply) hint = "Assigned to another agent. You can add internal notes.";
+  byId("composer-hint").textContent = hint;
+}
+
+async function send() {
+  const id = state.openID;
+  const textarea = byId("composer-text");
+  const text = textarea.value;
+  if (!id || textarea.disabled || text.trim() === "") return;
+  picker.close();
+  textarea.value = "";
+  drafts.delete(id);
+  if (mode() === "note") {
+    await saveNote(id, text);
+  } else {
+    stopTyping();
+    const clientMessageID = uuid();
+    timeline(id).pending.set(clientMessageID, { text, createdAt: new Date().toISOString(), failed: null });
+    emit("timeline", id);
+    await post(id, clientMessageID);
+  }
+}
+
+async function post(id, clientMessageID) {
+  const line = timeline(id);
+  const pending = line.pending.get(clientMessageID);
+  if (!pending) return;
+  try {
+    const answer = await api("POST", `/v1/conversations/${id}/messages`, { client_message_id: clientMessageID, text: pending.text });
+    // The stored event replaces the pending bubble (here, or from the socket, whichever is first).
+    applyEvents(id, [answer.event]);
+  } catch (error) {
+    pending.failed = {
+      invalid_state: "the conversation is not assigned to you any more.",
+      too_large: "too long (10,000 characters at most).",
+      network: "no connection to the server.",
+    }[error.code] ?? error.message;
+    emit("timeline", id);
+  }
+}
+
+/** Sends a failed reply again with the same client_message_id (stored at most once). */
+export function retrySend(id, clientMessageID) {
+  const pending = timeline(id).pending.get(clientMessageID);
+  if (!pending) return;
+  pending.failed = null;
+  emit("timeline", id);
+  post(id, clientMessageID);
+}
+
+/** conversation id → {clientNoteID, text} of a note whose save failed: saving the same text again
+ * reuses the id, so a note that did reach the server before the failure is not stored twice. */
+const failedNotes = new Map();
+
+async function saveNote(id, text) {
+  const button = byId("composer-send");
+  button.disabled = true;
+  const previous = failedNotes.get(id);
+  const clientNoteID = previous?.text === text ? previous.clientNoteID : uuid();
+  try {
+    const saved = await api("POST", `/v1/conversations/${id}/notes`, { client_note_id: clientNoteID, text });
+    failedNotes.delete(id);
+    addNote(saved);
+  } catch (error) {
+    failedNotes.set(id, { clientNoteID, text });
+    if (state.openID === id && byId("composer-text").value === "") byId("composer-text").value = text;
+    toast(`Note not saved: ${error.message}`, { kind: "error" });
+  } finally {
+    button.disabled = false;
+    composerFor(state.conversations.get(state.openID));
+  }
+}

@@ -1,0 +1,180 @@
+// The open conversation: header and actions (accept, transfer, end), the transcript, who is typing.
+import { api, ApiError } from "./api.js";
+import { emit, on } from "./bus.js";
+import { toast } from "./cues.js";
+import { confirmAction } from "./dialogs.js";
+import { byId, h, replaceChildren } from "./dom.js";
+import { duration, longTime, participantName, stateLabel } from "./format.js";
+import { composerFor, retrySend, switchComposer } from "./composer.js";
+import { agentName, catchUp, isMine, loadNotes, queueName, state, timeline, upsertConversation, placeInLists, visitorName } from "./store.js";
+import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
+import { reconcile, transcriptItems } from "./transcript.js";
+import { openTransfer } from "./transfer.js";
+import { hideVisitor, showVisitor } from "./visitor.js";
+
+/** key → {version, element} for the transcript on screen. */
+const rendered = new Map();
+let frame = 0;
+let stickToBottom = true;
+
+export function initConversation() {
+  on("timeline", (id) => id === state.openID && renderSoon());
+  on("conversation", (id) => id === state.openID && renderSoon());
+  on("team", () => state.openID && renderSoon());
+  on("visitor", () => state.openID && renderSoon());
+  byId("accept").addEventListener("click", accept);
+  byId("end").addEventListener("click", end);
+  byId("transfer").addEventListener("click", () => state.openID && openTransfer(state.openID));
+  byId("transcript").addEventListener("click", (event) => {
+    const button = event.target.closest("[data-retry]");
+    if (button && state.openID) retrySend(state.openID, button.dataset.retry);
+  });
+  byId("transcript").addEventListener("scroll", () => {
+    const list = byId("transcript");
+    stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
+  });
+  document.addEventListener("visibilitychange", () => state.openID && markRead(state.openID));
+  // A queued conversation's header says how long it has waited: keep it current.
+  setInterval(() => {
+    if (state.conversations.get(state.openID)?.state === "queued") renderSoon();
+  }, 5000);
+}
+
+export async function openConversation(id) {
+  if (state.openID !== id) {
+    switchComposer(state.openID, id);
+    rendered.clear();
+    byId("transcript").replaceChildren();
+    stickToBottom = true;
+  }
+  state.openID = id;
+  state.fresh.delete(id);
+  emit("lists"); // the inbox marks the open row and drops its "new" highlight
+  byId("welcome").hidden = true;
+  byId("not-found").hidden = true;
+  byId("conversation").hidden = false;
+  byId("conversation").dataset.conversationId = id;
+  ensureSubscriptions();
+  render();
+  try {
+    const conversation = await api("GET", `/v1/conversations/${id}`);
+    upsertConversation(conversation);
+    showVisitor(conversation);
+    // History over HTTP shows the conversation at once; the subscription carries it on live.
+    await Promise.all([catchUp(id), loadNotes(id)]);
+  } catch (error) {
+    if (state.openID !== id) return;
+    if (error instanceof ApiError && error.status === 404) {
+      closeConversation();
+      byId("welcome").hidden = true;
+      byId("not-found").hidden = false;
+      return;
+    }
+    if (error instanceof ApiError && error.status !== 401) toast(`Could not load the conversation: ${error.message}`, { kind: "error" });
+  }
+}
+
+export function closeConversation() {
+  if (state.openID) switchComposer(state.openID, null);
+  state.openID = null;
+  rendered.clear();
+  byId("transcript").replaceChildren();
+  byId("conversation").hidden = true;
+  byId("not-found").hidden = true;
+  byId("welcome").hidden = false;
+  hideVisitor();
+  ensureSubscriptions();
+  emit("lists");
+}
+
+function renderSoon() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    render();
+  });
+}
+
+function render() {
+  const id = state.openID;
+  if (!id) return;
+  const conversation = state.conversations.get(id);
+  const line = timeline(id);
+  renderHeader(conversation, line);
+
+  const list = byId("transcript");
+  list.setAttribute("aria-busy", line.loaded ? "false" : "true");
+  reconcile(list, transcriptItems(line), rendered);
+  if (stickToBottom) list.scrollTop = list.scrollHeight;
+
+  byId("typing").textContent = line.typing ? `${participantName(line.typing)} is typing…` : "";
+  composerFor(conversation);
+  markRead(id);
+}
+
+function renderHeader(conversation, line) {
+  if (!conversation) {
+    byId("conversation-title").textContent = "Loading…";
+    byId("conversation-meta").replaceChildren();
+    for (const action of ["accept", "transfer", "end"]) byId(action).hidden = true;
+    return;
+  }
+  byId("conversation-title").textContent = conversation.subject
+    ? `${visitorName(conversation)} — ${conversation.subject}`
+    : visitorName(conversation);
+  const parts = [h("span", { class: `state state-${conversation.state}`, dataset: { state: conversation.state } }, stateLabel(conversation.state))];
+  parts.push(h("span", {}, `Queue: ${queueName(conversation.queue_id)}`));
+  if (conversation.state === "queued") {
+    if (conversation.queue_position) parts.push(h("span", {}, `Position ${conversation.queue_position}`));
+    if (conversation.queued_at) parts.push(h("span", {}, `Waiting ${duration(conversation.queued_at)}`));
+  } else if (conversation.agent_id) {
+    const who = conversation.agent_id === state.me.id ? "you" : agentName(conversation.agent_id, line);
+    parts.push(h("span", { dataset: { agent: conversation.agent_id } }, conversation.state === "ended" ? `Handled by ${who}` : `Assigned to ${who}`));
+  }
+  parts.push(h("span", {}, `Started ${longTime(conversation.created_at)}`));
+  replaceChildren(byId("conversation-meta"), parts);
+
+  const mine = isMine(conversation);
+  byId("accept").hidden = conversation.state !== "queued";
+  byId("transfer").hidden = !(conversation.state === "assigned" && (mine || state.me.role === "admin"));
+  byId("end").hidden = !mine;
+}
+
+async function accept() {
+  const id = state.openID;
+  const button = byId("accept");
+  button.disabled = true;
+  markSelfAssigned(id);
+  try {
+    const conversation = await api("POST", `/v1/conversations/${id}/accept`);
+    upsertConversation(conversation);
+    placeInLists(conversation);
+    ensureSubscriptions();
+    byId("composer-text").focus();
+  } catch (error) {
+    const reason = error.code === "cannot_accept"
+      ? "You cannot take more conversations right now (at capacity), or it is no longer waiting."
+      : error.code === "invalid_state" ? "Someone else took it already." : error.message;
+    toast(`Not accepted: ${reason}`, { kind: "error" });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function end() {
+  const id = state.openID;
+  const confirmed = await confirmAction({
+    title: "End this conversation?",
+    text: `${visitorName(state.conversations.get(id))} will see that the conversation ended. They can write again to reopen it.`,
+    confirm: "End conversation",
+    danger: true,
+  });
+  if (!confirmed) return;
+  try {
+    const conversation = await api("POST", `/v1/conversations/${id}/end`);
+    upsertConversation(conversation);
+    placeInLists(conversation);
+  } catch (error) {
+    toast(`Not ended: ${error.code === "invalid_state" ? "the conversation is not assigned to you any more." : error.message}`, { kind: "error" });
+  }
+}

@@ -1,0 +1,301 @@
+// What the desk knows: the agent, conversation summaries, each conversation's events and notes,
+// visitors, the team and canned responses. Views read it and re-render on the bus topics below.
+//
+// Topics: "me", "lists", "conversation" (id), "timeline" (id), "visitor" (id), "team", "canned".
+import { api, ApiError } from "./api.js";
+import { emit } from "./bus.js";
+
+export const state = {
+  me: null,
+  /** id → Conversation summary (the newest the desk has seen). */
+  conversations: new Map(),
+  /** Ids per inbox tab, in the server's order. */
+  lists: { mine: [], queued: [], all: [] },
+  listsLoaded: false,
+  /** id → Timeline. */
+  timelines: new Map(),
+  /** id → Visitor, or null when the server does not know it. */
+  visitors: new Map(),
+  team: { agents: [], queues: [] },
+  canned: [],
+  /** Conversations newly assigned to me and not opened yet (highlighted, counted in the title). */
+  fresh: new Set(),
+  openID: null,
+};
+
+/** Everything known of one conversation's history. */
+class Timeline {
+  constructor(id) {
+    this.id = id;
+    this.epoch = null;
+    this.events = [];
+    this.lastSeq = 0;
+    /** True once a replay or a history page reached the end. */
+    this.loaded = false;
+    /** note seq → Note */
+    this.notes = new Map();
+    this.notesLoaded = false;
+    /** client_message_id → {text, failed, createdAt}: sent by this desk, not stored yet. */
+    this.pending = new Map();
+    this.agentReadSeq = 0;
+    this.visitorReadSeq = 0;
+    /** participant id → name, from the events (agents who joined, the visitor). */
+    this.names = new Map();
+    this.typing = null;
+  }
+
+  reset(epoch) {
+    this.epoch = epoch ?? null;
+    this.events = [];
+    this.lastSeq = 0;
+    this.loaded = false;
+    this.agentReadSeq = 0;
+    this.visitorReadSeq = 0;
+    this.names.clear();
+  }
+
+  /** Visitor messages after the agents' last read marker. */
+  get unread() {
+    let count = 0;
+    for (const event of this.events) {
+      if (event.type === "message" && event.author.role === "visitor" && event.seq > this.agentReadSeq) count += 1;
+    }
+    return count;
+  }
+
+  get lastVisitorMessageSeq() {
+    for (let i = this.events.length - 1; i >= 0; i -= 1) {
+      const event = this.events[i];
+      if (event.type === "message" && event.author.role === "visitor") return event.seq;
+    }
+    return 0;
+  }
+
+  get lastMessage() {
+    for (let i = this.events.length - 1; i >= 0; i -= 1) {
+      if (this.events[i].type === "message") return this.events[i];
+    }
+    return null;
+  }
+}
+
+export function timeline(id) {
+  let value = state.timelines.get(id);
+  if (!value) {
+    value = new Timeline(id);
+    state.timelines.set(id, value);
+  }
+  return value;
+}
+
+// MARK: - Conversations
+
+/** Stores a newer summary; returns the previous one. */
+export function upsertConversation(conversation) {
+  const previous = state.conversations.get(conversation.id);
+  // Summaries from lists and frames can arrive out of order; keep the newest.
+  if (previous && previous.updated_at > conversation.updated_at) return previous;
+  const merged = { ...conversation };
+  // queue_position only comes in some answers; keep it while still queued.
+  if (merged.state === "queued" && merged.queue_position === undefined && previous?.state === "queued") {
+    merged.queue_position = previous.queue_position;
+  }
+  state.conversations.set(conversation.id, merged);
+  emit("conversation", conversation.id);
+  return previous;
+}
+
+export function isMine(conversation) {
+  return Boolean(conversation && state.me && conversation.state === "assigned" && conversation.agent_id === state.me.id);
+}
+
+/** Fetches the inbox lists (all only for admins). Returns the ids newly in "mine". */
+export async function refreshLists() {
+  const views = state.me.role === "admin" ? ["mine", "queued", "all"] : ["mine", "queued"];
+  const answers = await Promise.all(views.map((view) => api("GET", `/v1/conversations?view=${view}&limit=200`)));
+  const previousMine = new Set(state.lists.mine);
+  views.forEach((view, index) => {
+    const conversations = answers[index].conversations;
+    for (const conversation of conversations) upsertConversation(conversation);
+    state.lists[view] = conversations.map((c) => c.id);
+  });
+  const wasLoaded = state.listsLoaded;
+  state.listsLoaded = true;
+  emit("lists");
+  return wasLoaded ? state.lists.mine.filter((id) => !previousMine.has(id)) : [];
+}
+
+/** Keeps lists in step with a summary change before the next refresh lands. */
+export function placeInLists(conversation) {
+  const { id } = conversation;
+  const without = (list) => list.filter((item) => item !== id);
+  state.lists.mine = isMine(conversation) ? (state.lists.mine.includes(id) ? state.lists.mine : [id, ...state.lists.mine]) : without(state.lists.mine);
+  state.lists.queued = conversation.state === "queued"
+    ? (state.lists.queued.includes(id) ? state.lists.queued : [...state.lists.queued, id])
+    : without(state.lists.queued);
+  if (state.me?.role === "admin" && !state.lists.all.includes(id)) state.lists.all = [id, ...state.lists.all];
+  emit("lists");
+}
+
+// MARK: - Events
+
+/**
+ * Applies events of one conversation. Only the next seq is taken: older ones are duplicates, a
+ * jump means something was missed, and the gap is filled over HTTP before anything past it.
+ */
+export function applyEvents(id, events) {
+  const line = timeline(id);
+  let changed = false;
+  let gap = false;
+  for (const event of events) {
+    if (event.seq <= line.lastSeq) continue;
+    if (event.seq !== line.lastSeq + 1) {
+      gap = true;
+      break;
+    }
+    line.events.push(event);
+    line.lastSeq = event.seq;
+    learnFrom(line, event);
+    changed = true;
+  }
+  if (changed) emit("timeline", id);
+  if (gap) catchUp(id);
+  return changed;
+}
+
+function learnFrom(line, event) {
+  if (event.author?.id && event.author.name) line.names.set(event.author.id, event.author.name);
+  if (event.participant?.id && event.participant.name) line.names.set(event.participant.id, event.participant.name);
+  if (event.type === "message" && event.client_message_id) line.pending.delete(event.client_message_id);
+  // Whoever was typing has sent it.
+  if (event.type === "message" && line.typing?.id === event.author.id) line.typing = null;
+  if (event.type === "read") {
+    if (event.author.role === "agent") line.agentReadSeq = Math.max(line.agentReadSeq, event.read_seq);
+    if (event.author.role === "visitor") line.visitorReadSeq = Math.max(line.visitorReadSeq, event.read_seq);
+  }
+}
+
+/** The server's store changed under us (a restored backup): drop and replay. */
+export function resetTimeline(id, epoch) {
+  timeline(id).reset(epoch);
+  emit("timeline", id);
+}
+
+const catchUps = new Map();
+
+/** Reads the history after what the desk holds, page by page (one fetch per conversation at a time). */
+export function catchUp(id) {
+  if (catchUps.has(id)) return catchUps.get(id);
+  const work = (async () => {
+    try {
+      const line = timeline(id);
+      for (;;) {
+        const page = await api("GET", `/v1/conversations/${id}/events?after=${line.lastSeq}&limit=500`);
+        if (line.epoch && page.epoch !== line.epoch) {
+          resetTimeline(id, page.epoch);
+          continue;
+        }
+        if (page.last_seq < line.lastSeq) {
+          // The server holds less than we saw: ours is void.
+          resetTimeline(id, page.epoch);
+          continue;
+        }
+        line.epoch = page.epoch;
+        applyEvents(id, page.events);
+        if (!page.has_more) break;
+      }
+      line.loaded = true;
+      emit("timeline", id);
+    } finally {
+      catchUps.delete(id);
+    }
+  })();
+  catchUps.set(id, work);
+  work.catch(() => {});
+  return work;
+}
+
+// MARK: - Notes
+
+export function addNote(noteValue) {
+  const line = timeline(noteValue.conversation_id);
+  line.notes.set(noteValue.seq, noteValue);
+  emit("timeline", noteValue.conversation_id);
+}
+
+/** Reads the notes after the newest one held (notes have no replay on the socket), page by page. */
+export async function loadNotes(id) {
+  const line = timeline(id);
+  const limit = 500;
+  for (;;) {
+    const after = Math.max(0, ...line.notes.keys());
+    const answer = await api("GET", `/v1/conversations/${id}/notes?after=${after}&limit=${limit}`);
+    for (const item of answer.notes) line.notes.set(item.seq, item);
+    if (answer.notes.length < limit) break;
+  }
+  line.notesLoaded = true;
+  emit("timeline", id);
+}
+
+// MARK: - Visitors, team, canned responses
+
+const visitorRequests = new Map();
+
+/** The visitor, from cache or fetched once (undefined until it has come; null when unknown). */
+export function visitor(id) {
+  if (state.visitors.has(id)) return state.visitors.get(id);
+  loadVisitor(id);
+  return undefined;
+}
+
+/** Resolves once the visitor is known (or known to be unknown); never rejects. */
+export function loadVisitor(id) {
+  if (!visitorRequests.has(id)) {
+    const request = api("GET", `/v1/visitors/${id}`)
+      .then((value) => value, (error) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        visitorRequests.delete(id);
+        throw error;
+      })
+      .then((value) => {
+        state.visitors.set(id, value);
+        emit("visitor", id);
+      })
+      .catch(() => {});
+    visitorRequests.set(id, request);
+  }
+  return visitorRequests.get(id);
+}
+
+/** The name to show for a conversation's visitor. */
+export function visitorName(conversation) {
+  const known = conversation && state.visitors.get(conversation.visitor_id);
+  if (known?.name) return known.name;
+  const line = conversation && state.timelines.get(conversation.id);
+  const fromEvents = line?.names.get(conversation.visitor_id);
+  if (fromEvents) return fromEvents;
+  if (known?.email) return known.email;
+  if (conversation && known === undefined) visitor(conversation.visitor_id);
+  return "Visitor";
+}
+
+export async function refreshTeam() {
+  state.team = await api("GET", "/v1/team");
+  emit("team");
+}
+
+export function agentName(id, line) {
+  const member = state.team.agents.find((agent) => agent.id === id);
+  if (member) return member.name;
+  return line?.names.get(id) ?? (id === state.me?.id ? state.me.name : "an agent");
+}
+
+export function queueName(id) {
+  return state.team.queues.find((queue) => queue.id === id)?.name ?? "a queue";
+}
+
+export async function refreshCanned() {
+  const answer = await api("GET", "/v1/canned-responses");
+  state.canned = answer.canned_responses;
+  emit("canned");
+}

@@ -1,0 +1,1 @@
+"""Helpers for the desk's browser suite: a real parleyd, the real `parley chat` CLI, Chromium."""
