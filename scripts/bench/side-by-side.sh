@@ -90,7 +90,7 @@ rows = []
 def row(name, key):
     p, f = key(load("parley", name[0])), key(load("floor", name[0]))
     (pm, ps), (fm, fs) = fig(p), fig(f)
-    ratio = f"{pm / fm:.1f}×" if pm and fm else "n/a"
+    ratio = f"{pm / fm:.2g}×" if pm and fm else "n/a"
     rows.append((name[1], ps, fs, ratio, len([v for v in p if v is not None]), len([v for v in f if v is not None])))
 lat = lambda k: (lambda rs: [x["latency_ms"][k] for x in phase(rs)])
 row(("rate", f"open loop {rate} msg/s: delivered msg/s"), lambda rs: [x["delivered_per_s"] for x in phase(rs)])
