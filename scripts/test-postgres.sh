@@ -4,8 +4,8 @@
 # cluster runs as the postgres user (Debian's postgresql package creates it).
 set -euo pipefail
 BIN=/usr/lib/postgresql/15/bin
-STATE=/tmp/parley-test-postgres
 PORT="${PARLEY_TEST_POSTGRES_PORT:-54329}"
+STATE="${TMPDIR:-/tmp}/parley-test-postgres-$PORT"
 
 run_as_postgres() {
     if [ "$(id -u)" = "0" ]; then su postgres -c "$1"; else bash -c "$1"; fi
