@@ -2,7 +2,7 @@
 // Package.swift is the architecture diagram: dependencies point inward, toward ParleyCore.
 //
 //   client:  ParleyCore  <-  ParleyKit  <-  ParleyKitNIO  <-  parley (CLI)
-//   server:  ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite
+//   server:  ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite, ParleyStorePostgres
 //                                 ^
 //                            ParleyServer  <-  parleyd
 // An app that embeds ParleyKit links neither SwiftNIO nor anything of the server.
@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ParleyStore", targets: ["ParleyStore"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
+        .library(name: "ParleyStorePostgres", targets: ["ParleyStorePostgres"]),
         .executable(name: "parleyd", targets: ["parleyd"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -81,6 +83,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The store for several nodes: one shared PostgreSQL database through postgres-nio.
+        .target(
+            name: "ParleyStorePostgres",
+            dependencies: [
+                "ParleyCore", "ParleyStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The server as a library: routes, realtime hub, routing engine. buildApplication is its door.
         .target(
             name: "ParleyServer",
@@ -103,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "parleyd",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite",
+                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite", "ParleyStorePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -144,7 +156,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyStoreTests",
-            dependencies: ["ParleyCore", "ParleyStore", "ParleyStoreSQLite"],
+            dependencies: [
+                "ParleyCore", "ParleyStore", "ParleyStoreSQLite", "ParleyStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

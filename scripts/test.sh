@@ -4,7 +4,9 @@
 #
 # The browser suite needs Debian's chromium and chromium-driver (apt-get install chromium
 # chromium-driver) and Python 3 (it makes .venv with selenium from PyPI). PARLEY_SKIP_BROWSER_TESTS=1
-# skips it, loudly; CI never sets it.
+# skips it, loudly; CI never sets it. With PARLEY_TEST_DATABASE_URL=postgres://… the store
+# conformance suite also runs against PostgreSQL (scripts/test-postgres.sh start makes a cluster);
+# without it, it runs against SQLite only and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

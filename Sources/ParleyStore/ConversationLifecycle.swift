@@ -22,6 +22,23 @@ public enum ConversationLifecycle {
         public var events: [(author: Participant, body: EventBody)]
     }
 
+    /// What a store writes for a plan: the conversation with its new `lastSeq` and times, and the
+    /// events numbered after the stored `lastSeq`. Times are rounded to the millisecond stores keep,
+    /// so the commit's answer equals what later reads return.
+    public static func stamp(_ plan: Plan, current: Conversation?, at date: Date) -> (conversation: Conversation, events: [ConversationEvent]) {
+        let at = Timestamp.date(millis: Timestamp.millis(date))
+        var conversation = plan.conversation
+        if current == nil { conversation.createdAt = at }
+        if conversation.queuedAt != nil, conversation.queuedAt != current?.queuedAt { conversation.queuedAt = at }
+        var events: [ConversationEvent] = []
+        for (author, body) in plan.events {
+            conversation.lastSeq += 1
+            events.append(ConversationEvent(conversationID: conversation.id, seq: conversation.lastSeq, createdAt: at, author: author, body: body))
+        }
+        conversation.updatedAt = at
+        return (conversation, events)
+    }
+
     /// Refuses a visitor acting on a conversation that is not theirs, as "not found". Stores call it
     /// before anything else (the idempotency lookup included), so nothing about the conversation leaks.
     public static func authorize(_ change: ConversationChange, on conversation: Conversation) throws(StoreError) {

@@ -69,17 +69,7 @@ extension SQLiteStore {
             change, current: current, currentRank: currentRank, previousRead: previousRead, assignedAgentName: assignedAgentName)
         guard !plan.events.isEmpty else { return ConversationCommit(conversation: plan.conversation, events: []) }
 
-        // Stored times have millisecond precision; the commit's answer must equal what reads return.
-        let at = Timestamp.date(millis: Timestamp.millis(change.at))
-        var conversation = plan.conversation
-        if current == nil { conversation.createdAt = at }
-        if conversation.queuedAt != nil, conversation.queuedAt != current?.queuedAt { conversation.queuedAt = at }
-        var events: [ConversationEvent] = []
-        for (author, body) in plan.events {
-            conversation.lastSeq += 1
-            events.append(ConversationEvent(conversationID: conversation.id, seq: conversation.lastSeq, createdAt: at, author: author, body: body))
-        }
-        conversation.updatedAt = at
+        let (conversation, events) = ConversationLifecycle.stamp(plan, current: current, at: change.at)
         try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
         for event in events {
             try db.cachedStatement(sql: """

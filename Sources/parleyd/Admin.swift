@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCore
 import ParleyServer
-import ParleyStoreSQLite
+import ParleyStore
 
 /// `parleyd admin …`: manage apps, queues and agents directly on the local database.
 /// (While parleyd runs, the admin HTTP API does the same and tells routing at once.)
@@ -29,7 +29,7 @@ struct Admin: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List apps.")
             @OptionGroup var common: CommonOptions
             func run() async throws {
-                let store = try DataDirectory(path: common.resolvedDataDirectory).openStore()
+                let store = try await common.openStore()
                 for app in try await store.apps() { print("\(app.id)  \(app.name)") }
                 try await store.close()
             }
@@ -68,7 +68,7 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "The app id.") var app: String
             func run() async throws {
                 let id = try parseID(app, as: AppID.self)
-                let store = try DataDirectory(path: common.resolvedDataDirectory).openStore()
+                let store = try await common.openStore()
                 for queue in try await store.queues(app: id) { print("\(queue.id)  \(queue.name)") }
                 try await store.close()
             }
@@ -109,7 +109,7 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "The app id.") var app: String
             func run() async throws {
                 let id = try parseID(app, as: AppID.self)
-                let store = try DataDirectory(path: common.resolvedDataDirectory).openStore()
+                let store = try await common.openStore()
                 for agent in try await store.agents(app: id) {
                     print("\(agent.id)  \(agent.email)  \(agent.role.rawValue)  capacity \(agent.capacity)\(agent.isDisabled ? "  disabled" : "")")
                 }
@@ -146,7 +146,7 @@ struct Admin: AsyncParsableCommand {
 
 /// Runs an admin operation on the local store and closes it, printing API errors plainly.
 private func withAdmin<T>(_ common: CommonOptions, _ body: (AdminService) async throws -> T) async throws -> T {
-    let store = try DataDirectory(path: common.resolvedDataDirectory).openStore()
+    let store = try await common.openStore()
     let service = AdminService(store: store, hasher: PasswordHasher())
     do {
         let value = try await body(service)

@@ -1,7 +1,11 @@
 import Foundation
+import Logging
+import ParleyStore
+import ParleyStorePostgres
 import ParleyStoreSQLite
 
-/// The files parleyd keeps in its data directory: the SQLite database and the token key.
+/// The files parleyd keeps in its data directory: the SQLite database and the token key. With a
+/// PostgreSQL database the directory still holds the token key, which every node must share.
 struct DataDirectory {
     let path: String
 
@@ -24,8 +28,14 @@ struct DataDirectory {
         return key
     }
 
-    func openStore() throws -> SQLiteStore {
+    /// Opens the store: PostgreSQL at `database` when given (migrating it), else SQLite here.
+    func openStore(database: String?, logger: Logger? = nil) async throws -> any ParleyStore {
         try prepare()
+        if let database {
+            var configuration = try PostgresStore.Configuration(url: database)
+            if let logger { configuration.logger = logger }
+            return try await PostgresStore(configuration: configuration)
+        }
         return try SQLiteStore(path: databasePath)
     }
 }

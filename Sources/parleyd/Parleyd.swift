@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ParleyStore
 
 /// parleyd: the Parley server.
 @main
@@ -26,11 +27,26 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "The data directory (env PARLEY_DATA_DIR; default ./data).")
     var dataDirectory: String?
 
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "A PostgreSQL database to share between parleyd nodes instead of SQLite in the data directory, as postgres://user[:password]@host[:port]/db[?max_connections=20&connect_timeout=10] (env PARLEY_DATABASE_URL).",
+        valueName: "url"))
+    var database: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env PARLEY_LOG_LEVEL; default info).")
     var logLevel: String?
 
     var resolvedDataDirectory: String {
         dataDirectory ?? ProcessInfo.processInfo.environment["PARLEY_DATA_DIR"] ?? "data"
+    }
+
+    /// The PostgreSQL URL, when one is given; nil means SQLite in the data directory.
+    var resolvedDatabase: String? {
+        (database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"]).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The store these options name: PostgreSQL when a database URL is given, else the data directory's SQLite.
+    func openStore(logger: Logger? = nil) async throws -> any ParleyStore {
+        try await DataDirectory(path: resolvedDataDirectory).openStore(database: resolvedDatabase, logger: logger)
     }
 
     func makeLogger() -> Logger {

@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import ParleyCore
 import ParleyServer
-import ParleyStoreSQLite
+import ParleyStore
 
 /// `parleyd serve`: runs the server until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let logger = common.makeLogger()
         let data = DataDirectory(path: common.resolvedDataDirectory)
-        let store = try data.openStore()
+        let store = try await common.openStore(logger: logger)
 
         var configuration = ServerConfiguration(tokenKey: try data.tokenKey())
         configuration.host = host ?? environment["PARLEY_HOST"] ?? "127.0.0.1"

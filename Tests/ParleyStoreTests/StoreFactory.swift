@@ -1,6 +1,9 @@
 import Foundation
 import ParleyStore
+import ParleyStorePostgres
 import ParleyStoreSQLite
+import Logging
+import PostgresNIO
 import Testing
 
 /// One database a conformance check runs against: a way to open a store on it (again, for the
@@ -24,10 +27,32 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     /// The implementations the suite runs against. Evaluated once; prints which stores run.
     static let all: [StoreFactory] = {
-        let factories = [sqlite]
-        print("ParleyStoreTests: conformance suite runs against \(factories.map(\.name).joined(separator: ", "))")
+        var factories = [sqlite]
+        if let url = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"], !url.isEmpty {
+            factories.append(postgres(url))
+            print("ParleyStoreTests: conformance suite runs against SQLite and PostgreSQL (\(url))")
+        } else {
+            print("ParleyStoreTests: conformance suite runs against SQLite only; set PARLEY_TEST_DATABASE_URL=postgres://… to add PostgreSQL")
+        }
         return factories
     }()
+
+    /// A fresh database per call on the PostgreSQL server of `url` (created through its own database,
+    /// dropped afterwards), so checks never see each other's rows.
+    static func postgres(_ url: String) -> StoreFactory {
+        StoreFactory(name: "PostgreSQL") {
+            let server = try PostgresStore.Configuration(url: url)
+            let name = "parley_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+            try await PostgresAdmin.execute("CREATE DATABASE \(name)", on: server)
+            var configuration = server
+            configuration.database = name
+            configuration.maximumConnections = 8
+            let fresh = configuration
+            return TestDatabase(
+                open: { try await PostgresStore(configuration: fresh) },
+                remove: { try? await PostgresAdmin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) })
+        }
+    }
 
     /// A fresh `SQLiteStore` in a unique temporary folder, file `parley.sqlite`.
     static let sqlite = StoreFactory(name: "SQLite") {
@@ -64,5 +89,22 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
             }
             try await store.close()
         }
+    }
+}
+
+/// Statements that cannot run in a transaction (CREATE/DROP DATABASE), on one short connection.
+enum PostgresAdmin {
+    static func execute(_ sql: String, on server: PostgresStore.Configuration) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: server.username, password: server.password,
+            database: server.database ?? "postgres", tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "parley.tests.postgres"))
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "parley.tests.postgres"))
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema as named, append-only migrations, mirroring SQLite's (same names, same
+/// tables). Never edit a migration that has shipped: add a new one. Each runs in its own transaction
+/// under an advisory lock, so nodes starting together migrate once.
+enum PostgresMigrations {
+    static let all: [(name: String, sql: [String])] = [
+        ("0001-core", [
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE apps (id TEXT PRIMARY KEY, name TEXT NOT NULL, secret_key TEXT NOT NULL, created_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE queues (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), name TEXT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX queues_app ON queues(app_id, created_at)",
+            """
+            CREATE TABLE agents (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), name TEXT NOT NULL,
+                email TEXT NOT NULL, password_hash TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('agent', 'admin')), capacity BIGINT NOT NULL CHECK (capacity >= 0),
+                availability TEXT NOT NULL CHECK (availability IN ('online', 'away', 'offline')),
+                disabled BOOLEAN NOT NULL DEFAULT false, created_at BIGINT NOT NULL)
+            """,
+            "CREATE UNIQUE INDEX agents_email ON agents(lower(email))",
+            "CREATE INDEX agents_app ON agents(app_id, created_at)",
+            """
+            CREATE TABLE agent_queues (
+                agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+                queue_id TEXT NOT NULL REFERENCES queues(id) ON DELETE CASCADE,
+                position BIGINT NOT NULL, PRIMARY KEY (agent_id, queue_id))
+            """,
+            """
+            CREATE TABLE agent_sessions (
+                token_hash TEXT PRIMARY KEY, agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+                app_id TEXT NOT NULL REFERENCES apps(id), created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX agent_sessions_agent ON agent_sessions(agent_id)",
+            """
+            CREATE TABLE visitors (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), device_id TEXT NOT NULL,
+                name TEXT, email TEXT, attributes TEXT NOT NULL DEFAULT '{}', created_at BIGINT NOT NULL,
+                UNIQUE (app_id, device_id))
+            """,
+            """
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), queue_id TEXT NOT NULL REFERENCES queues(id),
+                visitor_id TEXT NOT NULL REFERENCES visitors(id), subject TEXT, attributes TEXT NOT NULL DEFAULT '{}',
+                state TEXT NOT NULL CHECK (state IN ('queued', 'assigned', 'ended')), agent_id TEXT REFERENCES agents(id),
+                last_seq BIGINT NOT NULL, queue_rank BIGINT, queued_at BIGINT,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX conversations_app_state ON conversations(app_id, state, updated_at)",
+            "CREATE INDEX conversations_visitor ON conversations(visitor_id, updated_at)",
+            "CREATE INDEX conversations_agent ON conversations(agent_id, state)",
+            """
+            CREATE TABLE events (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), seq BIGINT NOT NULL, type TEXT NOT NULL,
+                author_role TEXT NOT NULL, author_id TEXT, client_message_id TEXT, body TEXT NOT NULL, created_at BIGINT NOT NULL,
+                PRIMARY KEY (conversation_id, seq))
+            """,
+            """
+            CREATE UNIQUE INDEX events_client_message ON events(conversation_id, client_message_id)
+                WHERE client_message_id IS NOT NULL
+            """,
+            """
+            CREATE TABLE read_markers (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), participant_role TEXT NOT NULL,
+                participant_id TEXT NOT NULL, read_seq BIGINT NOT NULL,
+                PRIMARY KEY (conversation_id, participant_role, participant_id))
+            """,
+        ]),
+        ("0002-desk", [
+            """
+            CREATE TABLE notes (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), seq BIGINT NOT NULL, author_id TEXT NOT NULL,
+                author_name TEXT, client_note_id TEXT NOT NULL, text TEXT NOT NULL, created_at BIGINT NOT NULL,
+                PRIMARY KEY (conversation_id, seq), UNIQUE (conversation_id, client_note_id))
+            """,
+            """
+            CREATE TABLE canned_responses (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), shortcut TEXT NOT NULL, title TEXT NOT NULL,
+                text TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (app_id, shortcut))
+            """,
+        ]),
+    ]
+
+    /// An arbitrary constant: the advisory lock every node takes while migrating.
+    static let lockKey: Int64 = 0x7061_726c_6579  // "parley"
+
+    /// Applies the migrations the database lacks, in order. Returns the names applied now.
+    @discardableResult
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [String] {
+        try await client.withConnection { connection in
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)", logger: logger)
+            var applied: [String] = []
+            for migration in all {
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                    let done = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)", logger: logger)
+                        .collect()
+                    if done.isEmpty {
+                        for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                        let now = Int64(Date().timeIntervalSince1970 * 1000)
+                        try await connection.query("INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(now))", logger: logger)
+                        applied.append(migration.name)
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+            return applied
+        }
+    }
+}

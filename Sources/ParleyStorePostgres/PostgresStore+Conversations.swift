@@ -1,0 +1,168 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func commit(_ change: ConversationChange) async throws -> ConversationCommit {
+        try await transaction { connection in try await apply(change, on: connection) }
+    }
+
+    /// Applies one change in the caller's transaction. The conversation's row is locked first, so
+    /// changes to one conversation from any node are applied one after another with gap-free seqs.
+    private func apply(_ change: ConversationChange, on connection: PostgresConnection) async throws -> ConversationCommit {
+        let id = change.conversationID.rawValue, app = change.appID.rawValue
+        let row = try await rows("SELECT * FROM conversations WHERE id = \(id) AND app_id = \(app) FOR UPDATE", on: connection).first
+        let current = try row.map(PostgresRows.conversation)
+        let currentRank = try row.flatMap { try PostgresRows.optionalInt($0, "queue_rank") }
+        if let current { try ConversationLifecycle.authorize(change, on: current) }
+
+        if case .postMessage(let post) = change, let current,
+           let stored = try await rows(
+               "SELECT body FROM events WHERE conversation_id = \(id) AND client_message_id = \(post.clientMessageID)", on: connection).first {
+            let event = try PostgresRows.event(stored)
+            guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text else {
+                throw StoreError.idempotencyConflict("client_message_id \(post.clientMessageID) was used for another message")
+            }
+            return ConversationCommit(conversation: current, events: [event], isDuplicate: true)
+        }
+        // Everyone a change names must belong to the change's app.
+        switch change {
+        case .open(let open):
+            guard try await exists("SELECT 1 FROM queues WHERE id = \(open.queueID.rawValue) AND app_id = \(app)", on: connection)
+            else { throw StoreError.notFound("queue not found") }
+            guard try await exists("SELECT 1 FROM visitors WHERE id = \(open.visitorID.rawValue) AND app_id = \(app)", on: connection)
+            else { throw StoreError.notFound("visitor not found") }
+        case .assign(let assign):
+            guard try await exists("SELECT 1 FROM agents WHERE id = \(assign.agent.id ?? "") AND app_id = \(app)", on: connection)
+            else { throw StoreError.notFound("agent not found") }
+        case .transfer(let transfer):
+            switch transfer.target {
+            case .agent(let agent):
+                guard try await exists("SELECT 1 FROM agents WHERE id = \(agent.id ?? "") AND app_id = \(app)", on: connection)
+                else { throw StoreError.notFound("agent not found") }
+            case .queue(let queue, _):
+                guard try await exists("SELECT 1 FROM queues WHERE id = \(queue.rawValue) AND app_id = \(app)", on: connection)
+                else { throw StoreError.notFound("queue not found") }
+            }
+        default:
+            break
+        }
+        var previousRead: Int64?
+        if case .markRead(let read) = change {
+            previousRead = try await rows(
+                """
+                SELECT read_seq FROM read_markers
+                WHERE conversation_id = \(id) AND participant_role = \(read.by.role.rawValue) AND participant_id = \(read.by.id ?? "")
+                """, on: connection).first.map { try PostgresRows.int($0, "read_seq") }
+        }
+        var assignedAgentName: String?
+        if let agentID = current?.agentID {
+            assignedAgentName = try await rows("SELECT name FROM agents WHERE id = \(agentID.rawValue)", on: connection).first
+                .map { try PostgresRows.string($0, "name") }
+        }
+        let plan = try ConversationLifecycle.plan(
+            change, current: current, currentRank: currentRank, previousRead: previousRead, assignedAgentName: assignedAgentName)
+        guard !plan.events.isEmpty else { return ConversationCommit(conversation: plan.conversation, events: []) }
+
+        let (conversation, events) = ConversationLifecycle.stamp(plan, current: current, at: change.at)
+        try await write(conversation, queueRank: plan.queueRank, isNew: current == nil, on: connection)
+        for event in events {
+            let body = String(decoding: try ParleyJSON.encode(event), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
+                VALUES (\(id), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
+                    \(event.message?.clientMessageID), \(body), \(Timestamp.millis(event.createdAt)))
+                """, logger: logger)
+            if case .read(let marker) = event.body {
+                try await connection.query(
+                    """
+                    INSERT INTO read_markers (conversation_id, participant_role, participant_id, read_seq)
+                    VALUES (\(id), \(event.author.role.rawValue), \(event.author.id ?? ""), \(marker.readSeq))
+                    ON CONFLICT (conversation_id, participant_role, participant_id) DO UPDATE SET read_seq = excluded.read_seq
+                    """, logger: logger)
+            }
+        }
+        return ConversationCommit(conversation: conversation, events: events)
+    }
+
+    private func write(_ conversation: Conversation, queueRank: Int64?, isNew: Bool, on connection: PostgresConnection) async throws {
+        let c = conversation
+        if isNew {
+            try await connection.query(
+                """
+                INSERT INTO conversations (id, app_id, queue_id, visitor_id, subject, attributes, state, agent_id, last_seq,
+                    queue_rank, queued_at, created_at, updated_at)
+                VALUES (\(c.id.rawValue), \(c.appID.rawValue), \(c.queueID.rawValue), \(c.visitorID.rawValue), \(c.subject),
+                    \(PostgresRows.json(c.attributes)), \(c.state.rawValue), \(c.agentID?.rawValue), \(c.lastSeq), \(queueRank),
+                    \(c.queuedAt.map(Timestamp.millis)), \(Timestamp.millis(c.createdAt)), \(Timestamp.millis(c.updatedAt)))
+                """, logger: logger)
+        } else {
+            try await connection.query(
+                """
+                UPDATE conversations SET queue_id = \(c.queueID.rawValue), subject = \(c.subject), attributes = \(PostgresRows.json(c.attributes)),
+                    state = \(c.state.rawValue), agent_id = \(c.agentID?.rawValue), last_seq = \(c.lastSeq), queue_rank = \(queueRank),
+                    queued_at = \(c.queuedAt.map(Timestamp.millis)), updated_at = \(Timestamp.millis(c.updatedAt))
+                WHERE id = \(c.id.rawValue)
+                """, logger: logger)
+        }
+    }
+
+    // MARK: Reads
+
+    public func conversation(_ id: ConversationID, app: AppID) async throws -> Conversation? {
+        try await rows("SELECT * FROM conversations WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)").first.map(PostgresRows.conversation)
+    }
+
+    public func conversations(_ query: ConversationQuery) async throws -> [Conversation] {
+        var bindings = PostgresBindings()
+        func bind(_ value: String) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        var clauses = ["app_id = \(bind(query.appID.rawValue))"]
+        if let visitorID = query.visitorID { clauses.append("visitor_id = \(bind(visitorID.rawValue))") }
+        if let agentID = query.agentID { clauses.append("agent_id = \(bind(agentID.rawValue))") }
+        if let states = query.states {
+            clauses.append("state IN (\(states.map(\.rawValue).sorted().map(bind).joined(separator: ", ")))")
+        }
+        let order = switch query.order {
+        case .recentActivity: "updated_at DESC, id DESC"
+        case .queue: "queue_rank, id"
+        }
+        bindings.append(Int64(query.limit))
+        let sql = "SELECT * FROM conversations WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order) LIMIT $\(bindings.count)"
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map(PostgresRows.conversation)
+    }
+
+    public func events(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [ConversationEvent] {
+        try await rows(
+            """
+            SELECT e.body FROM events e JOIN conversations c ON c.id = e.conversation_id
+            WHERE e.conversation_id = \(id.rawValue) AND c.app_id = \(app.rawValue) AND e.seq > \(afterSeq) ORDER BY e.seq LIMIT \(Int64(limit))
+            """).map(PostgresRows.event)
+    }
+
+    public func events(_ id: ConversationID, app: AppID, beforeSeq: Int64, limit: Int) async throws -> [ConversationEvent] {
+        try await rows(
+            """
+            SELECT e.body FROM events e JOIN conversations c ON c.id = e.conversation_id
+            WHERE e.conversation_id = \(id.rawValue) AND c.app_id = \(app.rawValue) AND e.seq < \(beforeSeq) ORDER BY e.seq DESC LIMIT \(Int64(limit))
+            """).map(PostgresRows.event).reversed()
+    }
+
+    public func activeConversations() async throws -> [ActiveConversation] {
+        try await rows("SELECT * FROM conversations WHERE state IN ('queued', 'assigned') ORDER BY queue_rank, id").map {
+            ActiveConversation(conversation: try PostgresRows.conversation($0), queueRank: try PostgresRows.optionalInt($0, "queue_rank"))
+        }
+    }
+
+    public func readSeq(_ id: ConversationID, participant: Participant) async throws -> Int64 {
+        try await rows(
+            """
+            SELECT read_seq FROM read_markers
+            WHERE conversation_id = \(id.rawValue) AND participant_role = \(participant.role.rawValue) AND participant_id = \(participant.id ?? "")
+            """).first.map { try PostgresRows.int($0, "read_seq") } ?? 0
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import PostgresNIO
+
+/// The store for several parleyd nodes: one shared PostgreSQL database (postgres-nio, pooled).
+///
+/// A conversation change runs in one transaction that locks the conversation's row (`FOR UPDATE`),
+/// so concurrent appends from any number of nodes get gap-free seqs. Commits are durable before the
+/// call returns (`synchronous_commit = on` in every writing transaction).
+public final class PostgresStore: ParleyStore {
+    /// How to reach the database and how many connections to keep.
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var username: String
+        public var password: String?
+        public var database: String?
+        /// The most connections this node opens. Default 20.
+        public var maximumConnections: Int = 20
+        /// How long a query may wait for a connection from the pool, and the connect timeout. Default 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The logger; the store logs at debug level only. Default: a silent logger.
+        public var logger: Logger = Logger(label: "parley.store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil) {
+            self.host = host
+            self.port = port
+            self.username = username
+            self.password = password
+            self.database = database
+        }
+
+        /// Reads `postgres://user[:password]@host[:port]/database[?max_connections=N&connect_timeout=S]`.
+        /// - Throws: ``StoreError/invalidInput(_:)`` for anything else.
+        public init(url text: String) throws {
+            guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
+                  let host = url.host, !host.isEmpty
+            else { throw StoreError.invalidInput("database: use postgres://user[:password]@host[:port]/database") }
+            self.init(host: host, port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
+                      database: url.path.isEmpty ? nil : String(url.path.dropFirst()))
+            for item in url.queryItems ?? [] {
+                switch item.name {
+                case "max_connections":
+                    guard let value = item.value.flatMap(Int.init), value >= 1 else { throw StoreError.invalidInput("database: max_connections must be 1 or more") }
+                    maximumConnections = value
+                case "connect_timeout":
+                    guard let value = item.value.flatMap(Int.init), value >= 1 else { throw StoreError.invalidInput("database: connect_timeout is whole seconds, 1 or more") }
+                    connectTimeout = .seconds(value)
+                default:
+                    throw StoreError.invalidInput("database: unknown option \(item.name) (max_connections, connect_timeout)")
+                }
+            }
+        }
+    }
+
+    let client: PostgresClient
+    let logger: Logger
+    /// Counts operations in flight, so ``close()`` lets them finish and refuses new ones.
+    let gate = OperationGate()
+    private let runner: Task<Void, Never>
+    private let storedEpoch: String
+
+    /// Connects, runs pending migrations (one node at a time) and reads the epoch.
+    public init(configuration: Configuration) async throws {
+        var config = PostgresClient.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        config.options.maximumConnections = configuration.maximumConnections
+        config.options.connectTimeout = configuration.connectTimeout
+        let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
+        self.client = client
+        logger = configuration.logger
+        runner = Task { await client.run() }
+        do {
+            try await PostgresMigrations.migrate(client, logger: configuration.logger)
+            storedEpoch = try await Self.loadEpoch(client, logger: configuration.logger)
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    private static func loadEpoch(_ client: PostgresClient, logger: Logger) async throws -> String {
+        let candidate = UUID().uuidString.lowercased()
+        try await client.query("INSERT INTO meta (key, value) VALUES ('epoch', \(candidate)) ON CONFLICT (key) DO NOTHING", logger: logger)
+        for try await value in try await client.query("SELECT value FROM meta WHERE key = 'epoch'", logger: logger).decode(String.self) {
+            return value
+        }
+        throw StoreError.invalidInput("the database has no epoch")
+    }
+
+    public func epoch() async throws -> String { storedEpoch }
+
+    public func close() async throws {
+        // Operations in flight finish (their commits land); new ones are refused; then the pool closes.
+        await gate.close()
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` in a transaction that is durable when it commits; store errors thrown inside pass through.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try gate.enter()
+        defer { gate.leave() }
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await connection.query("SET LOCAL synchronous_commit = on", logger: logger)
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Every row of a query, for random access by column name.
+    func rows(_ query: PostgresQuery, on connection: PostgresConnection? = nil) async throws -> [PostgresRandomAccessRow] {
+        if let connection {
+            return try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        }
+        try gate.enter()
+        defer { gate.leave() }
+        return try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+    }
+
+    /// Runs a statement on a pooled connection, outside any transaction (each is atomic by itself).
+    func execute(_ query: PostgresQuery) async throws {
+        _ = try await rows(query)
+    }
+
+    /// True when a query finds at least one row.
+    func exists(_ query: PostgresQuery, on connection: PostgresConnection? = nil) async throws -> Bool {
+        try await !rows(query, on: connection).isEmpty
+    }
+}
+
+extension PSQLError {
+    /// True for a unique-constraint violation (SQLSTATE 23505).
+    var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
+}
