@@ -6,12 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CONFIG=${CONFIG:-release}
-swift build -c "$CONFIG" --product parleyd --scratch-path .build-bench 2>&1 | tail -1
+SCRATCH=${SCRATCH:-.build-bench}   # SCRATCH=.build reuses the main build folder (then parleyd is not rebuilt from scratch)
+swift build -c "$CONFIG" --product parleyd --scratch-path "$SCRATCH" 2>&1 | tail -1
 swift build -c "$CONFIG" --package-path Benchmarks --product parley-load 2>&1 | tail -1
 DATA=$(mktemp -d)
 LOG=$DATA/parleyd.log
 TOKEN=smoke-$$-$RANDOM
-.build-bench/$CONFIG/parleyd --port 0 --data-dir "$DATA/data" --admin-token "$TOKEN" --password-cost 4 --log-level warning >"$LOG" 2>&1 &
+"$SCRATCH/$CONFIG/parleyd" --port 0 --data-dir "$DATA/data" --admin-token "$TOKEN" --password-cost 4 --log-level warning >"$LOG" 2>&1 &
 SP=$!
 trap 'kill $SP 2>/dev/null || true; wait $SP 2>/dev/null || true; rm -rf "$DATA"' EXIT
 PORT=
