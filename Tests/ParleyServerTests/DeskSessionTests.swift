@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import NIOWebSocket
 import ParleyCore
 import ParleyServer
 import ParleyTestSupport

@@ -28,7 +28,7 @@ struct TransferTests {
     @Test func toAnotherAgent_theVisitorSeesTheHandover_andTheNewAgentCanReply() async throws {
         try await withServer { server in
             let (grace, graceSocket) = try await onlineAgent(server, name: "Grace", capacity: 1)
-            let (visitor, visitorSocket, conversation) = try await assignedConversation(server, agent: graceSocket)
+            let (_, visitorSocket, conversation) = try await assignedConversation(server, agent: graceSocket)
             #expect(conversation.agentID == grace.agent.id)
             let (alan, alanSocket) = try await onlineAgent(server, name: "Alan", capacity: 1)
 
@@ -57,7 +57,6 @@ struct TransferTests {
             let next = try await server.visitor()
             let waiting = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: next.token, as: Conversation.self)
             #expect(waiting.state == .assigned && waiting.agentID == grace.agent.id)
-            _ = visitor
             for socket in [graceSocket, alanSocket, visitorSocket] { await socket.close() }
         }
     }
