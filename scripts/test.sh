@@ -10,6 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A crash prints only the crashed thread's backtrace, not a hundred idle ones, so the end of a CI
+# log shows where it happened (the "◇ … started" lines above it show which tests were running).
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
+
 swift build --build-tests
 swift test --skip-build
 

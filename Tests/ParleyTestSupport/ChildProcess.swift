@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A built executable of this package (parleyd, parley) run as a child process, with its output
 /// collected and lines written to its input. Killed on `terminate()` and when dropped.
 public final class ChildProcess: Sendable {
@@ -24,12 +30,32 @@ public final class ChildProcess: Sendable {
         process.standardOutput = stdout
         process.standardError = stdout
         input = stdin.fileHandleForWriting
-        let collected = output
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { collected.append(data) }
-        }
         try process.run()
+        Self.drain(stdout.fileHandleForReading, into: output)
+    }
+
+    /// Reads the child's output on a thread of its own until end of file.
+    ///
+    /// Not `readabilityHandler`: on Linux its dispatch source keeps firing at end of file and can
+    /// outlive the handle, which crashed the test process. A blocking `read(2)` loop ends cleanly
+    /// when the child exits and closes its end of the pipe; the thread keeps the handle open until then.
+    private static func drain(_ handle: FileHandle, into collected: Collected) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected.append(Data(buffer[0..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // 0: end of file; < 0: the pipe is gone
+                }
+            }
+            withExtendedLifetime(handle) {}
+        }
+        thread.name = "child-output"
+        thread.start()
     }
 
     deinit { terminate() }
