@@ -48,19 +48,83 @@ public enum ParleyJSON {
 /// are not exact in binary floating point; truncating would lose one).
 public enum Timestamp {
     /// Formats a date as `yyyy-MM-ddTHH:mm:ss.SSSZ`.
+    ///
+    /// Plain integer arithmetic on the proleptic Gregorian calendar: every event on the wire and in
+    /// the stores carries a timestamp, and Foundation's formatters cost microseconds each.
     public static func format(_ date: Date) -> String {
         let millis = millis(date)
         let seconds = millis.quotient(dividingBy: 1000)
-        let fraction = millis - seconds * 1000
-        let whole = Date(timeIntervalSince1970: Double(seconds))
-            .formatted(Date.ISO8601FormatStyle(timeZone: .gmt))  // "…T19:40:55Z"
-        return String(whole.dropLast()) + "." + String(format: "%03lld", fraction) + "Z"
+        let fraction = Int(millis - seconds * 1000)
+        let days = seconds.quotient(dividingBy: 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = CivilDate.from(daysSince1970: days)
+        guard (0...9999).contains(year) else {
+            // Outside four-digit years ISO 8601 needs a sign and more digits: leave those to Foundation.
+            let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+            return String(whole.dropLast()) + "." + String(format: "%03d", fraction) + "Z"
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        digits(Int(year), 4); bytes.append(UInt8(ascii: "-"))
+        digits(month, 2); bytes.append(UInt8(ascii: "-"))
+        digits(day, 2); bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2); bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2); bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2); bytes.append(UInt8(ascii: "."))
+        digits(fraction, 3); bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses an ISO 8601 timestamp with or without fractional seconds.
+    ///
+    /// The form Parley writes (`2026-11-21T19:40:55.125Z`, or without the fraction) is read by hand;
+    /// anything else (an offset, more fractional digits) goes to Foundation's parser.
     public static func parse(_ text: String) -> Date? {
+        if let millis = parseCanonicalMillis(text) { return date(millis: millis) }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// Milliseconds since 1970 for `yyyy-MM-ddTHH:mm:ss[.SSS]Z` with every field in range; nil otherwise.
+    static func parseCanonicalMillis(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard bytes.count == 20 || bytes.count == 24 else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    let byte = bytes[index]
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
+            }
+            func byte(_ index: Int, is character: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: character) }
+            guard byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T"), byte(13, is: ":"), byte(16, is: ":"),
+                  byte(bytes.count - 1, is: "Z"),
+                  let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                  (1...12).contains(month), day >= 1, day <= CivilDate.days(inMonth: month, year: year),
+                  hour < 24, minute < 60, second < 60
+            else { return nil }
+            var fraction = 0
+            if bytes.count == 24 {
+                guard byte(19, is: "."), let value = number(20, 3) else { return nil }
+                fraction = value
+            }
+            let days = CivilDate.daysSince1970(year: year, month: month, day: day)
+            return (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(fraction)
+        }
     }
 
     /// Milliseconds since 1970, rounded to the nearest: the unit stores keep.
@@ -70,9 +134,43 @@ public enum Timestamp {
     public static func date(millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
 }
 
+/// Days ↔ proleptic Gregorian dates, by Howard Hinnant's well-known civil-date algorithms
+/// (http://howardhinnant.github.io/date_algorithms.html).
+enum CivilDate {
+    static func from(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = z.quotient(dividingBy: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        let month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
+        let year = Int64(month <= 2 ? year - 1 : year)
+        let era = year.quotient(dividingBy: 400)
+        let yearOfEra = year - era * 400
+        let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}
+
 extension Int64 {
     /// Division rounding toward negative infinity (dates before 1970 keep a positive fraction).
-    fileprivate func quotient(dividingBy divisor: Int64) -> Int64 {
+    func quotient(dividingBy divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? quotient - 1 : quotient
     }

@@ -85,3 +85,49 @@ struct TimestampTests {
         }
     }
 }
+
+/// The hand-written formatter and parser against Foundation's, over dates far apart and near edges.
+@Suite("Timestamps agree with Foundation")
+struct TimestampFoundationAgreementTests {
+    static func foundationFormat(_ millis: Int64) -> String {
+        let seconds = Int64((Double(millis) / 1000).rounded(.down))
+        let fraction = millis - seconds * 1000
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        return String(whole.dropLast()) + "." + String(format: "%03lld", fraction) + "Z"
+    }
+
+    /// From 1583 on: before the Gregorian reform Foundation switches to the Julian calendar, while
+    /// ISO 8601 (and this formatter) stay proleptic Gregorian. Chat timestamps never go there.
+    @Test("format and parse match Foundation from 1583 to 9999, leap days and all")
+    func agreesWithFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Int64] = [
+            0, -1, 1, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, -12_212_553_600_000, 253_402_300_799_999,
+            1_709_164_800_000, 1_709_251_199_999, -2_203_891_200_000,  // 2024-02-29, 1900-03-01
+        ]
+        for _ in 0..<3000 { samples.append(Int64.random(in: -12_212_553_600_000...253_402_300_799_999, using: &generator)) }
+        for millis in samples {
+            let date = Timestamp.date(millis: millis)
+            let text = Timestamp.format(date)
+            #expect(text == Self.foundationFormat(millis), "millis \(millis)")
+            let parsed = try #require(Timestamp.parse(text), "\(text)")
+            #expect(Timestamp.millis(parsed) == millis, "\(text)")
+            let foundation = try #require(try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            #expect(Timestamp.millis(foundation) == millis, "Foundation reads \(text) differently")
+        }
+    }
+
+    /// Foundation is lenient with some (a 29th of February in a common year, 24:00): the fast path
+    /// refuses those and Foundation decides, as it did before there was a fast path.
+    @Test("what the fast path refuses still goes through Foundation", arguments: [
+        ("2026-02-29T10:00:00.000Z", true), ("2024-02-29T10:00:00.000Z", true), ("2026-13-01T10:00:00.000Z", false),
+        ("2026-11-21T24:00:00.000Z", true), ("2026-11-21T19:40:55.1234Z", true), ("2026-11-21t19:40:55.123Z", false),
+        ("2026-11-21T19:40:55,123Z", false), ("+2026-11-21T19:40:55Z", false),
+    ])
+    func edges(_ text: String, _ valid: Bool) {
+        let foundation = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
+        #expect(Timestamp.parse(text).map(Timestamp.millis) == foundation.map(Timestamp.millis))
+        #expect((Timestamp.parse(text) != nil) == valid)
+    }
+}
