@@ -158,6 +158,7 @@ let package = Package(
             name: "ParleyStoreTests",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyStoreSQLite", "ParleyStorePostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

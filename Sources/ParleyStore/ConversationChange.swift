@@ -194,9 +194,25 @@ public struct ConversationCommit: Sendable, Hashable {
     public var events: [ConversationEvent]
     /// True when a message with the same client id and content was already stored; `events` holds it.
     public var isDuplicate: Bool
-    public init(conversation: Conversation, events: [ConversationEvent], isDuplicate: Bool = false) {
+    /// Each event as the JSON text the store wrote (``ParleyJSON``, sorted keys), when it has it:
+    /// the realtime layer sends these bytes instead of encoding every event again per socket.
+    public var encodedEvents: [String]?
+    public init(conversation: Conversation, events: [ConversationEvent], isDuplicate: Bool = false, encodedEvents: [String]? = nil) {
+        precondition(encodedEvents == nil || encodedEvents?.count == events.count, "one encoding per event")
         self.conversation = conversation
         self.events = events
         self.isDuplicate = isDuplicate
+        self.encodedEvents = encodedEvents
+    }
+}
+
+extension ConversationChange {
+    /// True for the changes whose notices name the assigned agent (an end, a transfer): stores look
+    /// the agent's name up for these only, not for every message.
+    public var namesAssignedAgent: Bool {
+        switch self {
+        case .end, .transfer: true
+        case .open, .postMessage, .assign, .requeue, .markRead: false
+        }
     }
 }

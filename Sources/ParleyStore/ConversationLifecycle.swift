@@ -39,6 +39,18 @@ public enum ConversationLifecycle {
         return (conversation, events)
     }
 
+    /// True when `updated` differs from `current` in nothing but `lastSeq` and `updatedAt`, and the
+    /// queue rank stays: a message in a conversation whose state does not move. Stores then write
+    /// those two columns instead of the whole row (which re-encodes the attributes).
+    public static func onlyActivityChanged(
+        _ updated: Conversation, rank: Int64?, from current: Conversation?, currentRank: Int64?
+    ) -> Bool {
+        guard var unchanged = current, rank == currentRank else { return false }
+        unchanged.lastSeq = updated.lastSeq
+        unchanged.updatedAt = updated.updatedAt
+        return unchanged == updated
+    }
+
     /// Refuses a visitor acting on a conversation that is not theirs, as "not found". Stores call it
     /// before anything else (the idempotency lookup included), so nothing about the conversation leaks.
     public static func authorize(_ change: ConversationChange, on conversation: Conversation) throws(StoreError) {

@@ -24,7 +24,8 @@ extension PostgresStore {
             guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text else {
                 throw StoreError.idempotencyConflict("client_message_id \(post.clientMessageID) was used for another message")
             }
-            return ConversationCommit(conversation: current, events: [event], isDuplicate: true)
+            return ConversationCommit(
+                conversation: current, events: [event], isDuplicate: true, encodedEvents: [try PostgresRows.string(stored, "body")])
         }
         // Everyone a change names must belong to the change's app.
         switch change {
@@ -57,7 +58,7 @@ extension PostgresStore {
                 """, on: connection).first.map { try PostgresRows.int($0, "read_seq") }
         }
         var assignedAgentName: String?
-        if let agentID = current?.agentID {
+        if change.namesAssignedAgent, let agentID = current?.agentID {
             assignedAgentName = try await rows("SELECT name FROM agents WHERE id = \(agentID.rawValue)", on: connection).first
                 .map { try PostgresRows.string($0, "name") }
         }
@@ -66,9 +67,19 @@ extension PostgresStore {
         guard !plan.events.isEmpty else { return ConversationCommit(conversation: plan.conversation, events: []) }
 
         let (conversation, events) = ConversationLifecycle.stamp(plan, current: current, at: change.at)
-        try await write(conversation, queueRank: plan.queueRank, isNew: current == nil, on: connection)
+        if ConversationLifecycle.onlyActivityChanged(conversation, rank: plan.queueRank, from: current, currentRank: currentRank) {
+            try await connection.query(
+                """
+                UPDATE conversations SET last_seq = \(conversation.lastSeq), updated_at = \(Timestamp.millis(conversation.updatedAt))
+                WHERE id = \(id)
+                """, logger: logger)
+        } else {
+            try await write(conversation, queueRank: plan.queueRank, isNew: current == nil, on: connection)
+        }
+        var encodedEvents: [String] = []
         for event in events {
             let body = String(decoding: try ParleyJSON.encode(event), as: UTF8.self)
+            encodedEvents.append(body)
             try await connection.query(
                 """
                 INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
@@ -84,7 +95,7 @@ extension PostgresStore {
                     """, logger: logger)
             }
         }
-        return ConversationCommit(conversation: conversation, events: events)
+        return ConversationCommit(conversation: conversation, events: events, encodedEvents: encodedEvents)
     }
 
     private func write(_ conversation: Conversation, queueRank: Int64?, isNew: Bool, on connection: PostgresConnection) async throws {

@@ -95,18 +95,7 @@ final class GroupCommitter: Sendable {
             let works = batch.map(\.work)
             do {
                 let results: [Result<any Sendable, any Error>] = try await writer.write { db in
-                    works.map { work in
-                        var value: (any Sendable)?
-                        do {
-                            try db.inSavepoint {
-                                value = try work(db)
-                                return .commit
-                            }
-                            return .success(value!)
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
+                    try Self.run(works, in: db)
                 }
                 for (pending, result) in zip(batch, results) {
                     pending.continuation.resume(with: result)
@@ -114,6 +103,40 @@ final class GroupCommitter: Sendable {
             } catch {
                 // The transaction itself failed (disk full, I/O error): nothing in it is durable.
                 for pending in batch { pending.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}
+
+extension GroupCommitter {
+    /// Runs a batch's units in the open transaction, each as if in its own savepoint.
+    ///
+    /// Units almost never fail, and a savepoint per unit was a fifth of the server's time per
+    /// message. So the batch first runs under one savepoint; only when a unit throws is that undone
+    /// and the batch run again, each unit in its own savepoint, so the failing one's partial writes
+    /// roll back alone. Units are functions of the database and their inputs, so the second run
+    /// gives the same results for the units that succeeded.
+    static func run(_ works: [Work], in db: Database) throws -> [Result<any Sendable, any Error>] {
+        var values: [any Sendable] = []
+        values.reserveCapacity(works.count)
+        do {
+            try db.inSavepoint {
+                for work in works { values.append(try work(db)) }
+                return .commit
+            }
+            return values.map { .success($0) }
+        } catch {
+            return works.map { work in
+                var value: (any Sendable)?
+                do {
+                    try db.inSavepoint {
+                        value = try work(db)
+                        return .commit
+                    }
+                    return .success(value!)
+                } catch {
+                    return .failure(error)
+                }
             }
         }
     }

@@ -26,7 +26,7 @@ extension SQLiteStore {
             guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text else {
                 throw StoreError.idempotencyConflict("client_message_id \(post.clientMessageID) was used for another message")
             }
-            return ConversationCommit(conversation: current, events: [event], isDuplicate: true)
+            return ConversationCommit(conversation: current, events: [event], isDuplicate: true, encodedEvents: [stored["body"]])
         }
         // Everyone a change names must belong to the change's app.
         switch change {
@@ -62,22 +62,33 @@ extension SQLiteStore {
                 arguments: [read.conversationID.rawValue, read.by.role.rawValue, read.by.id ?? ""])
         }
 
-        let assignedAgentName = try current?.agentID.flatMap { agentID in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM agents WHERE id = ?"), arguments: [agentID.rawValue])
+        var assignedAgentName: String?
+        if change.namesAssignedAgent, let agentID = current?.agentID {
+            assignedAgentName = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT name FROM agents WHERE id = ?"), arguments: [agentID.rawValue])
         }
         let plan = try ConversationLifecycle.plan(
             change, current: current, currentRank: currentRank, previousRead: previousRead, assignedAgentName: assignedAgentName)
         guard !plan.events.isEmpty else { return ConversationCommit(conversation: plan.conversation, events: []) }
 
         let (conversation, events) = ConversationLifecycle.stamp(plan, current: current, at: change.at)
-        try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
+        if ConversationLifecycle.onlyActivityChanged(conversation, rank: plan.queueRank, from: current, currentRank: currentRank) {
+            try db.cachedStatement(sql: "UPDATE conversations SET last_seq = ?, updated_at = ? WHERE id = ?").execute(
+                arguments: [conversation.lastSeq, Timestamp.millis(conversation.updatedAt), conversation.id.rawValue])
+        } else {
+            try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
+        }
+        var encodedEvents: [String] = []
+        encodedEvents.reserveCapacity(events.count)
         for event in events {
+            let body = String(decoding: try ParleyJSON.encode(event), as: UTF8.self)
+            encodedEvents.append(body)
             try db.cachedStatement(sql: """
                     INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(
                 arguments: [event.conversationID.rawValue, event.seq, event.body.type, event.author.role.rawValue, event.author.id,
-                            event.message?.clientMessageID, String(decoding: try ParleyJSON.encode(event), as: UTF8.self),
+                            event.message?.clientMessageID, body,
                             Timestamp.millis(event.createdAt)])
             if case .read(let marker) = event.body {
                 try db.execute(
@@ -88,7 +99,7 @@ extension SQLiteStore {
                     arguments: [event.conversationID.rawValue, event.author.role.rawValue, event.author.id ?? "", marker.readSeq])
             }
         }
-        return ConversationCommit(conversation: conversation, events: events)
+        return ConversationCommit(conversation: conversation, events: events, encodedEvents: encodedEvents)
     }
 
     private static func write(_ conversation: Conversation, queueRank: Int64?, isNew: Bool, in db: Database) throws {
