@@ -107,8 +107,22 @@ final class Hub: Sendable {
                 waiters
             )
         }
-        for connection in subscribers { connection.enqueue(.events(conversation.id, commit.events)) }
-        for connection in visitors + agents { connection.enqueue(.frame(.conversation(conversation))) }
+        // Encoded once here, not once per socket: every subscriber gets the same text.
+        if !subscribers.isEmpty {
+            do {
+                let frames = try OutgoingEvent.frames(of: commit)
+                for connection in subscribers { connection.enqueue(.events(conversation.id, frames)) }
+            } catch {
+                // Cannot happen for events that were just stored; if it did, resubscribing replays them.
+                for connection in subscribers { connection.abort() }
+            }
+        }
+        let summaries = visitors + agents
+        if !summaries.isEmpty {
+            let item: RealtimeConnection.Item = (try? ParleyJSON.encode(ServerFrame.conversation(conversation)))
+                .map { .text(String(decoding: $0, as: UTF8.self)) } ?? .frame(.conversation(conversation))
+            for connection in summaries { connection.enqueue(item) }
+        }
         for waiter in waiters {
             waiter.yield()
             waiter.finish()

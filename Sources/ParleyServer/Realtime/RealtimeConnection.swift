@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ParleyCore
+import ParleyStore
 import Synchronization
 
 /// One open `/v1/realtime` socket as the hub sees it: a bounded queue of things to send.
@@ -12,8 +13,10 @@ final class RealtimeConnection: Sendable, Hashable {
     enum Item: Sendable {
         /// A frame to send as it is.
         case frame(ServerFrame)
+        /// A frame already encoded (once, for every socket that sends it).
+        case text(String)
         /// Stored events of a conversation; the writer sends those its subscription has not seen.
-        case events(ConversationID, [ConversationEvent])
+        case events(ConversationID, [OutgoingEvent])
         /// Start a subscription after a seq (the writer replays from the store, then goes live).
         case subscribe(ClientFrame.Subscribe)
         /// End a subscription.
@@ -77,4 +80,19 @@ final class RealtimeConnection: Sendable, Hashable {
 
     static func == (lhs: RealtimeConnection, rhs: RealtimeConnection) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// A stored event with its `event` frame, encoded once per commit and shared by every subscriber.
+struct OutgoingEvent: Sendable {
+    let seq: Int64
+    let frame: String
+
+    /// The `event` frames of a commit, from the JSON the store wrote when it has it.
+    static func frames(of commit: ConversationCommit) throws -> [OutgoingEvent] {
+        try commit.events.indices.map { index in
+            let event = commit.events[index]
+            let json = try commit.encodedEvents?[index] ?? String(decoding: ParleyJSON.encode(event), as: UTF8.self)
+            return OutgoingEvent(seq: event.seq, frame: FrameText.event(encodedEvent: json))
+        }
+    }
 }

@@ -107,7 +107,12 @@ struct RealtimeSession {
                 ref = send.ref
                 let commit = try await service.send(send.conversationID, clientMessageID: send.clientMessageID, text: send.text, by: caller)
                 if let event = commit.events.last {
-                    connection.enqueue(.frame(.ack(.init(ref: send.ref, duplicate: commit.isDuplicate, event: event))))
+                    // Built around the JSON the store wrote: the message is not encoded again.
+                    if let encoded = commit.encodedEvents?.last {
+                        connection.enqueue(.text(FrameText.ack(ref: send.ref, duplicate: commit.isDuplicate, encodedEvent: encoded)))
+                    } else {
+                        connection.enqueue(.frame(.ack(.init(ref: send.ref, duplicate: commit.isDuplicate, event: event))))
+                    }
                 }
             case .typing(let typing):
                 try await service.typing(typing.conversationID, isTyping: typing.isTyping, by: caller, connection: connection.id)
@@ -154,12 +159,15 @@ struct RealtimeSession {
             case .frame(let frame):
                 try await write(frame)
 
+            case .text(let text):
+                try await outbound.write(.text(text))
+
             case .events(let id, let events):
                 guard var cursor = cursors[id], let app = caller.appID else { continue }
                 for event in events where event.seq > cursor {
                     if event.seq > cursor + 1 { cursor = try await replay(id, app: app, after: cursor, upTo: event.seq - 1) }
                     guard event.seq == cursor + 1 else { continue }
-                    try await write(.event(event))
+                    try await outbound.write(.text(event.frame))
                     cursor = event.seq
                 }
                 cursors[id] = cursor
