@@ -16,7 +16,7 @@ import ParleyStore
 struct RealtimeSession {
     let server: ParleyServer
     let caller: Caller
-    let channel: (any Channel)?
+    let channel: any Channel
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let connection = RealtimeConnection(
@@ -40,12 +40,13 @@ struct RealtimeSession {
                     connection.abort()
                 }
             }
-            // The token's end ends the socket too.
-            let expiresAt = caller.expiresAt
-            group.addTask {
-                try? await Task.sleep(for: .seconds(max(0, min(expiresAt.timeIntervalSinceNow, 365 * 24 * 3600))))
-                if !Task.isCancelled { connection.revoke(reason: "token expired") }
+            // The token's end ends the socket too: a timer on the socket's event loop, not a sleeping
+            // task per connection (idle connections are most of them; each task costs memory).
+            let lifetime = max(0, min(caller.expiresAt.timeIntervalSinceNow, 365 * 24 * 3600))
+            let expiry = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(lifetime * 1000))) {
+                connection.revoke(reason: "token expired")
             }
+            defer { expiry.cancel() }
             let readResult: Result<Void, any Error>
             do {
                 try await readLoop(connection, inbound: inbound)
