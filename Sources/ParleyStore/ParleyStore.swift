@@ -15,6 +15,14 @@ public protocol ParleyStore: Sendable {
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String
 
+    /// The names of the schema migrations applied to the database, in the order they ran.
+    func appliedMigrations() async throws -> [String]
+
+    /// The secret stored under `name`, made on first use: when there is none yet, `proposed` is
+    /// stored and returned. The first process to store one wins, so every parleyd node sharing the
+    /// database signs and checks with the same key.
+    func sharedSecret(_ name: String, proposed: Data) async throws -> Data
+
     // MARK: Apps and queues
     func insertApp(_ app: App, secretKey: String) async throws
     func app(_ id: AppID) async throws -> StoredApp?

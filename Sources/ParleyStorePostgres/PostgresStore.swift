@@ -69,6 +69,7 @@ public final class PostgresStore: ParleyStore {
             password: configuration.password, database: configuration.database, tls: .disable)
         config.options.maximumConnections = configuration.maximumConnections
         config.options.connectTimeout = configuration.connectTimeout
+        try await Self.probe(configuration)
         let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
         self.client = client
         logger = configuration.logger
@@ -82,6 +83,27 @@ public final class PostgresStore: ParleyStore {
         }
     }
 
+    /// One connection, opened and closed, so that an unreachable server or a refused login fails
+    /// the start with a clear error: the pool itself retries for ever, and a start would just hang.
+    private static func probe(_ configuration: Configuration) async throws {
+        var config = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        let (seconds, attoseconds) = configuration.connectTimeout.components
+        config.options.connectTimeout = .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: config, id: 0, logger: configuration.logger)
+        } catch {
+            let reason = (error as? PSQLError).map { psql in
+                psql.serverInfo?[.message] ?? psql.underlying.map { "\($0)" } ?? "\(psql.code)"
+            } ?? "\(error)"
+            throw StoreError.invalidInput(
+                "cannot use PostgreSQL at \(configuration.host):\(configuration.port) as \(configuration.username): \(reason)")
+        }
+        try? await connection.close()
+    }
+
     private static func loadEpoch(_ client: PostgresClient, logger: Logger) async throws -> String {
         let candidate = UUID().uuidString.lowercased()
         try await client.query("INSERT INTO meta (key, value) VALUES ('epoch', \(candidate)) ON CONFLICT (key) DO NOTHING", logger: logger)
@@ -92,6 +114,19 @@ public final class PostgresStore: ParleyStore {
     }
 
     public func epoch() async throws -> String { storedEpoch }
+
+    public func appliedMigrations() async throws -> [String] {
+        try await rows("SELECT name FROM schema_migrations ORDER BY applied_at, name").map { try PostgresRows.string($0, "name") }
+    }
+
+    public func sharedSecret(_ name: String, proposed: Data) async throws -> Data {
+        let key = "secret:" + name
+        try await execute("INSERT INTO meta (key, value) VALUES (\(key), \(proposed.base64EncodedString())) ON CONFLICT (key) DO NOTHING")
+        guard let row = try await rows("SELECT value FROM meta WHERE key = \(key)").first,
+              let secret = Data(base64Encoded: try PostgresRows.string(row, "value"))
+        else { throw StoreError.invalidState("the secret \(name) is unreadable") }
+        return secret
+    }
 
     public func close() async throws {
         // Operations in flight finish (their commits land); new ones are refused; then the pool closes.

@@ -50,6 +50,22 @@ public final class SQLiteStore: ParleyStore {
 
     public func epoch() async throws -> String { storedEpoch }
 
+    public func appliedMigrations() async throws -> [String] {
+        try await pool.read { db in try SQLiteMigrations.makeMigrator().appliedIdentifiers(db).sorted() }
+    }
+
+    public func sharedSecret(_ name: String, proposed: Data) async throws -> Data {
+        let key = "secret:" + name
+        return try await pool.write { db in
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                           arguments: [key, proposed.base64EncodedString()])
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]),
+                  let secret = Data(base64Encoded: text)
+            else { throw StoreError.invalidState("the secret \(name) is unreadable") }
+            return secret
+        }
+    }
+
     /// How conversation changes were grouped into transactions so far.
     public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
 

@@ -14,11 +14,14 @@ struct Parleyd: AsyncParsableCommand {
               parleyd                                # 127.0.0.1:8080, data in ./data
               parleyd serve --port 9000 --data-dir /var/lib/parley
 
+            Upgrade the schema on purpose (serve also migrates at start):
+              parleyd migrate --database postgres://parley@db/parley
+
             Manage apps, queues and agents on the local database:
               parleyd admin app create --name "Acme"
               parleyd admin agent create --app app_… --name Ann --email ann@acme.test
             """,
-        subcommands: [Serve.self, Admin.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -48,7 +48,8 @@ struct Serve: AsyncParsableCommand {
         let data = DataDirectory(path: common.resolvedDataDirectory)
         let store = try await common.openStore(logger: logger)
 
-        var configuration = ServerConfiguration(tokenKey: try data.tokenKey())
+        var configuration = ServerConfiguration(
+            tokenKey: try await data.tokenKey(store: store, sharedDatabase: common.resolvedDatabase != nil))
         configuration.host = host ?? environment["PARLEY_HOST"] ?? "127.0.0.1"
         configuration.port = try port ?? environment["PARLEY_PORT"].map { text in
             guard let value = Int(text) else { throw ValidationError("PARLEY_PORT must be a number") }

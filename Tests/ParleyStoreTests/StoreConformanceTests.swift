@@ -279,6 +279,20 @@ struct StoreConformanceTests {
         }
     }
 
+    // MARK: Operations: schema and shared secrets
+
+    @Test(arguments: StoreFactory.all)
+    func appliedMigrations_listsEveryMigrationInOrder(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.appliedMigrations_listsEveryMigrationInOrder)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func sharedSecret_firstProposalWins_forEveryProcessOnTheDatabase(_ factory: StoreFactory) async throws {
+        try await factory.withDatabase { database in
+            try await StoreConformance.sharedSecret_firstProposalWins_forEveryProcessOnTheDatabase(open: database.open)
+        }
+    }
+
     // MARK: Desk: transfers, internal notes, canned responses
 
     @Test(arguments: StoreFactory.all)
