@@ -140,8 +140,9 @@ let package = Package(
         .target(
             name: "ParleyTestSupport",
             dependencies: [
-                "ParleyCore", "ParleyServer", "ParleyStore", "ParleyStoreSQLite",
+                "ParleyCore", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyStorePostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -157,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "ParleyStoreTests",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyStoreSQLite", "ParleyStorePostgres",
+                "ParleyCore", "ParleyStore", "ParleyStoreSQLite", "ParleyStorePostgres", "ParleyTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite", "ParleyTestSupport",
+                "ParleyCore", "ParleyStore", "ParleyServer", "ParleyStoreSQLite", "ParleyStorePostgres", "ParleyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -83,6 +83,11 @@ public struct ParleyServer: Sendable {
                 .run(inbound: inbound, outbound: outbound)
         }
 
+        // With a database several nodes share, the other nodes' commits reach this node's sockets too.
+        let nodeFanOut: [any Service] = (store as? any NodeNoticeSource).map {
+            [NodeFanOut(source: $0, store: store, hub: hub, logger: logger)]
+        } ?? []
+
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
@@ -91,7 +96,7 @@ public struct ParleyServer: Sendable {
                     maxFrameSize: Limits.maxFrameBytes,
                     autoPing: .enabled(timePeriod: configuration.heartbeat))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing)],
+            services: [RoutingService(routing: routing)] + nodeFanOut,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

@@ -95,6 +95,11 @@ extension PostgresStore {
                     """, logger: logger)
             }
         }
+        if let first = events.first?.seq, let last = events.last?.seq {
+            // In the transaction: PostgreSQL delivers the notice when, and only if, the commit lands.
+            let notice = NodeNoticeWire.committed(node: nodeID, app: change.appID, conversation: change.conversationID, seqs: first...last)
+            try await connection.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(notice))", logger: logger)
+        }
         return ConversationCommit(conversation: conversation, events: events, encodedEvents: encodedEvents)
     }
 

@@ -3,6 +3,7 @@ import Logging
 import ParleyCore
 import ParleyStore
 import PostgresNIO
+import Synchronization
 
 /// The store for several parleyd nodes: one shared PostgreSQL database (postgres-nio, pooled).
 ///
@@ -57,6 +58,12 @@ public final class PostgresStore: ParleyStore {
 
     let client: PostgresClient
     let logger: Logger
+    /// This process among the nodes sharing the database: notices carry it, so a node skips its own.
+    let nodeID = String(UUID().uuidString.lowercased().prefix(13))
+    /// How to open a connection outside the pool (the notice listener's).
+    let connectionConfiguration: PostgresConnection.Configuration
+    /// The listeners of ``nodeNotices()`` streams, cancelled by ``close()``.
+    let listeners = Mutex<[UInt64: Task<Void, Never>]>([:])
     /// Counts operations in flight, so ``close()`` lets them finish and refuses new ones.
     let gate = OperationGate()
     private let runner: Task<Void, Never>
@@ -69,6 +76,7 @@ public final class PostgresStore: ParleyStore {
             password: configuration.password, database: configuration.database, tls: .disable)
         config.options.maximumConnections = configuration.maximumConnections
         config.options.connectTimeout = configuration.connectTimeout
+        connectionConfiguration = Self.connectionConfiguration(configuration)
         try await Self.probe(configuration)
         let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
         self.client = client
@@ -86,14 +94,10 @@ public final class PostgresStore: ParleyStore {
     /// One connection, opened and closed, so that an unreachable server or a refused login fails
     /// the start with a clear error: the pool itself retries for ever, and a start would just hang.
     private static func probe(_ configuration: Configuration) async throws {
-        var config = PostgresConnection.Configuration(
-            host: configuration.host, port: configuration.port, username: configuration.username,
-            password: configuration.password, database: configuration.database, tls: .disable)
-        let (seconds, attoseconds) = configuration.connectTimeout.components
-        config.options.connectTimeout = .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: config, id: 0, logger: configuration.logger)
+            connection = try await PostgresConnection.connect(
+                configuration: connectionConfiguration(configuration), id: 0, logger: configuration.logger)
         } catch {
             let reason = (error as? PSQLError).map { psql in
                 psql.serverInfo?[.message] ?? psql.underlying.map { "\($0)" } ?? "\(psql.code)"
@@ -102,6 +106,15 @@ public final class PostgresStore: ParleyStore {
                 "cannot use PostgreSQL at \(configuration.host):\(configuration.port) as \(configuration.username): \(reason)")
         }
         try? await connection.close()
+    }
+
+    private static func connectionConfiguration(_ configuration: Configuration) -> PostgresConnection.Configuration {
+        var config = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        let (seconds, attoseconds) = configuration.connectTimeout.components
+        config.options.connectTimeout = .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return config
     }
 
     private static func loadEpoch(_ client: PostgresClient, logger: Logger) async throws -> String {
@@ -131,6 +144,12 @@ public final class PostgresStore: ParleyStore {
     public func close() async throws {
         // Operations in flight finish (their commits land); new ones are refused; then the pool closes.
         await gate.close()
+        let listening = listeners.withLock { listeners in
+            defer { listeners = [:] }
+            return Array(listeners.values)
+        }
+        for listener in listening { listener.cancel() }
+        for listener in listening { await listener.value }
         runner.cancel()
         await runner.value
     }

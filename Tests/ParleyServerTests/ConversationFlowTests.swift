@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyStore
 import ParleyTestSupport
 import ParleyStoreSQLite
 import Testing
@@ -151,7 +152,7 @@ struct GroupCommitTests {
         try await withServer { server in
             let session = try await server.visitor()
             let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: session.token, as: Conversation.self)
-            let before = server.store.groupCommitStatistics
+            let before = try #require(server.sqlite).groupCommitStatistics
             let sockets = try await withThrowingTaskGroup(of: TestSocket.self) { group in
                 for _ in 0..<8 { group.addTask { try await server.socket(session.token) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -170,7 +171,7 @@ struct GroupCommitTests {
                 }
             }
             #expect(seqs.sorted() == Array(2...201))
-            let after = server.store.groupCommitStatistics
+            let after = try #require(server.sqlite).groupCommitStatistics
             let units = after.units - before.units, transactions = after.transactions - before.transactions
             print("group commit: \(units) changes in \(transactions) transactions, largest batch \(after.largestBatch)")
             #expect(units == 200)

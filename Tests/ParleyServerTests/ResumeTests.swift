@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyStore
 import ParleyTestSupport
 import ParleyStoreSQLite
 import Testing

@@ -4,6 +4,7 @@ import ParleyStorePostgres
 import ParleyStoreSQLite
 import Logging
 import PostgresNIO
+import ParleyTestSupport
 import Testing
 
 /// One database a conformance check runs against: a way to open a store on it (again, for the
@@ -41,16 +42,8 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// dropped afterwards), so checks never see each other's rows.
     static func postgres(_ url: String) -> StoreFactory {
         StoreFactory(name: "PostgreSQL") {
-            let server = try PostgresStore.Configuration(url: url)
-            let name = "parley_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-            try await PostgresAdmin.execute("CREATE DATABASE \(name)", on: server)
-            var configuration = server
-            configuration.database = name
-            configuration.maximumConnections = 8
-            let fresh = configuration
-            return TestDatabase(
-                open: { try await PostgresStore(configuration: fresh) },
-                remove: { try? await PostgresAdmin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) })
+            let (fresh, drop) = try await PostgresAdmin.freshDatabase(url: url)
+            return TestDatabase(open: { try await PostgresStore(configuration: fresh) }, remove: drop)
         }
     }
 
@@ -89,22 +82,5 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
             }
             try await store.close()
         }
-    }
-}
-
-/// Statements that cannot run in a transaction (CREATE/DROP DATABASE), on one short connection.
-enum PostgresAdmin {
-    static func execute(_ sql: String, on server: PostgresStore.Configuration) async throws {
-        let configuration = PostgresConnection.Configuration(
-            host: server.host, port: server.port, username: server.username, password: server.password,
-            database: server.database ?? "postgres", tls: .disable)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "parley.tests.postgres"))
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "parley.tests.postgres"))
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
     }
 }

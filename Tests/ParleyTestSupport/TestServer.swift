@@ -7,12 +7,15 @@ import ParleyStore
 import ParleyStoreSQLite
 import ServiceLifecycle
 
-/// A real parleyd in this process: a fresh SQLite file, 127.0.0.1:0, the demo app, queue and agent.
+/// A real parleyd in this process: a fresh SQLite file (or a store given), 127.0.0.1:0, the demo
+/// app, queue and agent.
 public final class TestServer: Sendable {
     public let port: Int
-    public let store: SQLiteStore
+    public let store: any ParleyStore
     public let directory: URL
     public let demo: DemoSetup
+    /// The server itself, for tests that reach inside (`@testable import ParleyServer`).
+    public let parley: ParleyServer
     public let adminToken = "test-operator-token"
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
@@ -21,8 +24,12 @@ public final class TestServer: Sendable {
     public var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
     public var appID: AppID { demo.app.app.id }
 
-    private init(port: Int, store: SQLiteStore, directory: URL, demo: DemoSetup, task: Task<Void, any Error>, group: ServiceGroup) {
+    /// The store as SQLite, when it is (the default).
+    public var sqlite: SQLiteStore? { store as? SQLiteStore }
+
+    private init(port: Int, store: any ParleyStore, directory: URL, demo: DemoSetup, parley: ParleyServer, task: Task<Void, any Error>, group: ServiceGroup) {
         self.port = port
+        self.parley = parley
         self.store = store
         self.directory = directory
         self.demo = demo
@@ -31,11 +38,15 @@ public final class TestServer: Sendable {
     }
 
     /// Starts a server; `configure` adjusts its configuration (grace time, buffer limits…).
-    /// To restart one (same files, same port), pass the stopped server as `restarting`.
-    public static func start(restarting previous: TestServer? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    /// To restart one (same files, same port), pass the stopped server as `restarting`. To run
+    /// another node on a shared database, pass its store and the first node as `joining`.
+    public static func start(
+        restarting previous: TestServer? = nil, store given: (any ParleyStore)? = nil, joining peer: TestServer? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
+        let store = try given ?? SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
         var configuration = ServerConfiguration(tokenKey: Data(repeating: 7, count: 32))
         configuration.port = previous?.port ?? 0
         configuration.passwordCost = 4
@@ -44,14 +55,16 @@ public final class TestServer: Sendable {
         var logger = Logger(label: "parleyd-test")
         logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
-        guard let demo = try await server.administration.bootstrapDemo() ?? previous?.demo else { throw TestFailure("expected an empty database") }
+        guard let demo = try await server.administration.bootstrapDemo() ?? previous?.demo ?? peer?.demo else {
+            throw TestFailure("expected an empty database")
+        }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await server.makeApplication { port in portContinuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("server did not start") }
-        return TestServer(port: port, store: store, directory: directory, demo: demo, task: task, group: group)
+        return TestServer(port: port, store: store, directory: directory, demo: demo, parley: server, task: task, group: group)
     }
 
     /// Stops the server gracefully and deletes its files (unless `keepFiles`, for a restart).

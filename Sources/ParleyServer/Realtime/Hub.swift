@@ -157,6 +157,35 @@ final class Hub: Sendable {
         for connection in connections { connection.enqueue(.frame(frame)) }
     }
 
+    // MARK: Other nodes
+
+    /// True when a connection or waiter here may want a commit of `conversation` made on another
+    /// node: its subscribers and long-poll waiters, the app's agents, or any visitor (a summary goes
+    /// to the conversation's visitor, whose id the notice does not carry).
+    func caresAbout(_ conversation: ConversationID, app: AppID) -> Bool {
+        state.withLock { state in
+            state.subscribers[conversation] != nil || state.waiters[conversation] != nil
+                || state.appAgents[app] != nil || !state.visitors.isEmpty
+        }
+    }
+
+    /// Notices from other nodes may have been missed: every subscription here catches up from its
+    /// own cursor, and every long-poll waiter wakes to look again.
+    func resynchronize() {
+        let (subscriptions, waiters) = state.withLock { state in
+            defer { state.waiters = [:] }
+            return (
+                state.subscribers.flatMap { conversation, connections in connections.values.map { ($0, conversation) } },
+                state.waiters.values.flatMap(\.values)
+            )
+        }
+        for (connection, conversation) in subscriptions { connection.enqueue(.catchUp(conversation)) }
+        for waiter in waiters {
+            waiter.yield()
+            waiter.finish()
+        }
+    }
+
     // MARK: Long-poll
 
     /// Runs `check`; when it finds nothing, waits until the conversation gets an event or the

@@ -21,6 +21,8 @@ final class RealtimeConnection: Sendable, Hashable {
         case subscribe(ClientFrame.Subscribe)
         /// End a subscription.
         case unsubscribe(ConversationID)
+        /// Send whatever the store holds past the subscription's cursor (notices may have been missed).
+        case catchUp(ConversationID)
     }
 
     let id: UInt64

@@ -192,6 +192,10 @@ struct RealtimeSession {
 
             case .unsubscribe(let id):
                 cursors[id] = nil
+
+            case .catchUp(let id):
+                guard let cursor = cursors[id], let app = caller.appID else { continue }
+                cursors[id] = try await replay(id, app: app, after: cursor)
             }
         }
         if let reason = connection.revocationReason {
