@@ -19,7 +19,7 @@ struct NodeFanOut: Service {
     func run() async throws {
         let notices = source.nodeNotices()
         // Shutting down cancels the loop; dropping the stream stops the listener.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await notice in notices {
                 do {
                     try await handle(notice)
