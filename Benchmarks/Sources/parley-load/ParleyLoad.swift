@@ -19,6 +19,7 @@ struct ParleyLoad: AsyncParsableCommand {
                 (XMPP over WebSocket; accounts made by in-band registration; acked = XEP-0198 <a/>)
             Idle fleet:      parley-load --admin-token T --idle 10000 --server-pid PID
             Reconnect storm: parley-load --admin-token T --storm 2000
+                             parley-load --target prosody --url … --storm 2000   (XEP-0198 resumption)
             Smoke (CI):      parley-load --admin-token T --smoke   (exit 1 only if messages are lost,
                              duplicated, or none is delivered; never on timing)
             """)
@@ -114,7 +115,9 @@ struct ParleyLoad: AsyncParsableCommand {
             let result = try await IdleFleet.run(context, count: count, hold: hold, sourceIPs: sourceIPs)
             record["idle"] = result
         } else if let count = storm {
-            let result = try await Storm.run(context, count: count, missed: stormMissed)
+            let result = target == .prosody
+                ? try await XMPPStorm.run(context, count: count, missed: stormMissed)
+                : try await Storm.run(context, count: count, missed: stormMissed)
             record["storm"] = result
             failed = (result["lost"] as? Int ?? 0) > 0 || (result["duplicates"] as? Int ?? 0) > 0
         } else {

@@ -36,6 +36,12 @@ enum XMPP {
 
     /// Stream management without resumption: acks only.
     static let enableStreamManagement = "<enable xmlns=\"urn:xmpp:sm:3\"/>"
+    /// Stream management with resumption: the server keeps the session (and queues what it sends)
+    /// for a while after the connection drops.
+    static let enableResumableStreamManagement = "<enable xmlns=\"urn:xmpp:sm:3\" resume=\"true\"/>"
+    static func resume(token: String, handled: Int) -> String {
+        "<resume xmlns=\"urn:xmpp:sm:3\" previd=\"\(token)\" h=\"\(handled)\"/>"
+    }
     static let requestAck = "<r xmlns=\"urn:xmpp:sm:3\"/>"
     static func ack(handled: Int) -> String { "<a xmlns=\"urn:xmpp:sm:3\" h=\"\(handled)\"/>" }
 

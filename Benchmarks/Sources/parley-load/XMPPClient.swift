@@ -22,15 +22,18 @@ final class XMPPClient: SocketDelegate, @unchecked Sendable {
     private var login: XMPPLogin
     weak var delegate: (any XMPPClientDelegate)?
     /// Stanzas received since stream management was enabled: the `h` this side reports.
-    private var stanzasReceived = 0
+    private(set) var stanzasReceived: Int
 
-    init(index: Int, login: XMPPLogin, delegate: any XMPPClientDelegate) {
+    /// `handled` continues the count of a session being resumed.
+    init(index: Int, login: XMPPLogin, delegate: any XMPPClientDelegate, handled: Int = 0) {
         self.login = login
         self.delegate = delegate
+        stanzasReceived = handled
         socket = Socket(index: index, delegate: self)
     }
 
     var isReady: Bool { login.isReady }
+    var resumptionToken: String? { login.resumptionToken }
 
     // MARK: SocketDelegate
 
@@ -53,7 +56,8 @@ final class XMPPClient: SocketDelegate, @unchecked Sendable {
                 receiveInSession(tag)
             } else {
                 let type = tag.attribute("type").map(tag.string)
-                run(login.receive(.init(name: tag.string(tag.name), type: type, text: String(decoding: raw, as: UTF8.self))))
+                let id = tag.attribute("id").map(tag.string)
+                run(login.receive(.init(name: tag.string(tag.name), type: type, id: id, text: String(decoding: raw, as: UTF8.self))))
             }
         }
     }

@@ -3,6 +3,7 @@
 ///
 ///     open → features → [register (XEP-0077)] → SASL PLAIN → open again → features
 ///          → bind → enable stream management (XEP-0198) → ready
+///     … → SASL PLAIN → open again → features → resume (XEP-0198) → ready   (goal .resume)
 ///
 /// Session establishment (RFC 3921) is skipped: Prosody 0.12 marks it optional. No presence is
 /// sent: the generator addresses full JIDs, which Prosody delivers to without it.
@@ -14,6 +15,9 @@ struct XMPPLogin {
         case login
         /// Make the account (an existing one is fine) and log in on the same connection.
         case registerAndLogin
+        /// Log in and resume the hibernating session `token`, having received `handled` stanzas
+        /// on it: the server then resends what it sent after those.
+        case resume(token: String, handled: Int)
     }
 
     enum Action: Equatable {
@@ -29,25 +33,32 @@ struct XMPPLogin {
     struct Element {
         var name: String
         var type: String?
+        /// The `id` attribute (XEP-0198's resumption token on `<enabled/>`).
+        var id: String?
         /// The whole element, for the few children that matter (mechanisms, errors, the bound JID).
         var text: String
     }
 
     private enum State {
-        case idle, opening(authenticated: Bool), registering, authenticating, binding, enabling, ready, finished
+        case idle, opening(authenticated: Bool), registering, authenticating, binding, enabling, resuming, ready, finished
     }
 
     let domain: String
     let username: String
     let password: String
     let goal: Goal
+    /// Ask the server to keep the session for resumption (XEP-0198 `resume="true"`).
+    let resumable: Bool
+    /// The server's resumption token, once stream management is on with `resumable`.
+    private(set) var resumptionToken: String?
     private var state = State.idle
 
-    init(domain: String, username: String, password: String = XMPP.password, goal: Goal) {
+    init(domain: String, username: String, password: String = XMPP.password, goal: Goal, resumable: Bool = false) {
         self.domain = domain
         self.username = username
         self.password = password
         self.goal = goal
+        self.resumable = resumable
     }
 
     var isReady: Bool {
@@ -68,7 +79,12 @@ struct XMPPLogin {
         case (.opening, "open"):
             return []   // the features follow in their own frame
         case (.opening(let authenticated), "stream:features"), (.opening(let authenticated), "features"):
-            return authenticated ? bind(element) : registerOrAuthenticate(element)
+            if !authenticated { return registerOrAuthenticate(element) }
+            if case .resume(let token, let handled) = goal {
+                state = .resuming
+                return [.send(XMPP.resume(token: token, handled: handled))]
+            }
+            return bind(element)
         case (.registering, "iq"):
             return registered(element)
         case (.authenticating, "success"):
@@ -77,6 +93,11 @@ struct XMPPLogin {
         case (.binding, "iq"):
             return bound(element)
         case (.enabling, "enabled"):
+            resumptionToken = element.id
+            if resumable && element.id == nil { return finish(.fail("\(username): no resumption offered: \(element.text)")) }
+            state = .ready
+            return [.ready]
+        case (.resuming, "resumed"):
             state = .ready
             return [.ready]
         default:
@@ -85,7 +106,10 @@ struct XMPPLogin {
     }
 
     private mutating func registerOrAuthenticate(_ features: Element) -> [Action] {
-        if goal == .login { return authenticate(features) }
+        switch goal {
+        case .login, .resume: return authenticate(features)
+        case .register, .registerAndLogin: break
+        }
         guard features.text.contains("jabber.org/features/iq-register") else {
             return finish(.fail("\(username): the server offers no in-band registration (allow_registration)"))
         }
@@ -99,7 +123,7 @@ struct XMPPLogin {
         guard answer.type == "result" || exists else {
             return finish(.fail("\(username): registration refused: \(answer.text.prefix(200))"))
         }
-        if goal == .register {
+        if case .register = goal {
             state = .finished
             return [.send(XMPP.close), .registered]
         }
@@ -129,7 +153,7 @@ struct XMPPLogin {
             return finish(.fail("\(username): bind gave \(answer.text.prefix(200)), not \(expected)"))
         }
         state = .enabling
-        return [.send(XMPP.enableStreamManagement)]
+        return [.send(resumable ? XMPP.enableResumableStreamManagement : XMPP.enableStreamManagement)]
     }
 
     private mutating func finish(_ action: Action) -> [Action] {
