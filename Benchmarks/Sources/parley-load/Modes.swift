@@ -1,12 +1,15 @@
 import Foundation
 import NIOCore
 
-/// Counts `ready` frames (parley) or upgrades (floor) and closes; holds connections doing nothing.
-final class IdleEngine: SocketDelegate, @unchecked Sendable {
+/// Counts `ready` frames (parley), upgrades (floor) or finished XMPP logins (prosody) and closes;
+/// holds connections doing nothing.
+final class IdleEngine: SocketDelegate, XMPPClientDelegate, @unchecked Sendable {
     let target: Target
     var ready = 0
     var closed = 0
     var sockets: [Socket] = []
+    var xmppClients: [XMPPClient] = []
+    var errors: [String] = []
     init(target: Target) { self.target = target }
     func socketOpened(_ socket: Socket) { if target == .floor { ready += 1 } }
     func socketClosed(_ socket: Socket) { closed += 1 }
@@ -15,6 +18,13 @@ final class IdleEngine: SocketDelegate, @unchecked Sendable {
             if PairEngine.frameType(raw.bindMemory(to: UInt8.self)) == "ready" { ready += 1 }
         }
     }
+
+    func xmppReady(_ client: XMPPClient) { ready += 1 }
+    func xmppClosed(_ client: XMPPClient) { closed += 1 }
+    func xmpp(_ client: XMPPClient, failed reason: String) { if errors.count < 10 { errors.append(reason) } }
+    func xmppRegistered(_ client: XMPPClient) {}
+    func xmpp(_ client: XMPPClient, stanza: StartTag) {}
+    func xmpp(_ client: XMPPClient, handled: Int) {}
 }
 
 enum IdleFleet {
@@ -25,7 +35,21 @@ enum IdleFleet {
         let engine = IdleEngine(target: context.target)
         var headers: [[(String, String)]] = Array(repeating: [], count: count)
         var path = "/ws"
-        if context.target == .parley {
+        var sockets = (0..<count).map { Socket(index: $0, delegate: engine) }
+        if context.target == .prosody {
+            // One account per connection, as parleyd's idle visitors are distinct; made before the clock starts.
+            path = XMPP.path
+            headers = Array(repeating: XMPP.upgradeHeaders, count: count)
+            let usernames = (0..<count).map { "idle\($0)" }
+            let started = Date()
+            try await context.registerXMPPAccounts(usernames)
+            print(String(format: "registered %d XMPP accounts in %.1f s", count, Date().timeIntervalSince(started)))
+            let clients = (0..<count).map {
+                XMPPClient(index: $0, login: XMPPLogin(domain: context.xmppDomain, username: usernames[$0], goal: .login), delegate: engine)
+            }
+            try await loop.submit { engine.xmppClients = clients }.get()
+            sockets = clients.map(\.socket)
+        } else if context.target == .parley {
             path = "/v1/realtime"
             let api = context.api
             let app = try await BenchApp.create(api, adminToken: context.adminToken!)
@@ -36,16 +60,18 @@ enum IdleFleet {
         }
         try await Task.sleep(for: .seconds(1))
         let before = context.serverPID.flatMap(ProcSample.read)
-        let sockets = (0..<count).map { Socket(index: $0, delegate: engine) }
-        try await loop.submit { engine.sockets = sockets }.get()
+        try await loop.submit { [sockets] in engine.sockets = sockets }.get()
         let started = Date()
         try await context.connectAll((0..<count).map {
             (sockets[$0], path, headers[$0], sourceIPs > 1 ? "127.0.0.\(1 + $0 % sourceIPs)" : nil)
         }, width: 256)
-        try await context.wait("ready frames", timeout: 120, on: loop) { engine.ready == count }
+        try await context.wait("ready frames", timeout: 120, on: loop) { engine.ready == count || !engine.errors.isEmpty }
+        let errors = try await loop.submit { engine.errors }.get()
+        if !errors.isEmpty { throw LoadError("idle fleet: \(errors.prefix(3))") }
         let connectSeconds = Date().timeIntervalSince(started)
         let connectRate = Double(count) / connectSeconds
-        print(String(format: "connected %d idle visitors in %.2f s (%.0f connections/s, each to its ready frame)", count, connectSeconds, connectRate))
+        print(String(format: "connected %d idle visitors in %.2f s (%.0f connections/s, each to its %@)", count, connectSeconds, connectRate,
+                     context.target == .prosody ? "<enabled/> (login, bind, stream management)" : "ready frame"))
         try await Task.sleep(for: .seconds(hold))
         let after = context.serverPID.flatMap(ProcSample.read)
         let stillOpen = try await loop.submit { count - engine.closed }.get()

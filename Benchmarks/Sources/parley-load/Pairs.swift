@@ -4,7 +4,15 @@ import NIOCore
 import NIOPosix
 
 enum Target: String, Sendable {
-    case parley, floor
+    /// parleyd's /v1/realtime.
+    case parley
+    /// The Go relay of /work/shared/bench: no storage, no acks.
+    case floor
+    /// Prosody 0.12, XMPP over WebSocket (XMPP.swift).
+    case prosody
+
+    /// Whether the server acknowledges each message (parleyd's `ack`; XEP-0198 `<a/>` for Prosody).
+    var acknowledges: Bool { self != .floor }
 }
 
 /// Monotonic nanoseconds (the one clock every latency uses).
@@ -101,6 +109,9 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
     var ticker: RepeatedTask?
     var dirty: [Int] = []
 
+    /// Prosody only (PairEngine+XMPP.swift); here because extensions cannot hold state.
+    var xmpp = XMPPPairState()
+
     init(loop: any EventLoop, target: Target, pairs: Int, size: Int) {
         self.loop = loop
         self.target = target
@@ -139,9 +150,7 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
                 if s != me { deliver(to: me, sender: s, n: n, intended: t) }
             case "ack":
                 guard Self.messageID(in: bytes) != nil else { return }
-                totalAcked += 1
-                secondAcked += 1
-                if nowNanos() >= windowStart && nowNanos() < windowEnd { windowAcked += 1 }
+                countAcked(1)
                 if Self.find(Array("\"duplicate\":true".utf8), in: bytes) != nil { ackDuplicates += 1 }
             case "ready":
                 readyCount += 1
@@ -156,11 +165,18 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
         }
     }
 
-    private func note(_ text: String) {
+    func note(_ text: String) {
         if firstErrors.count < 10 { firstErrors.append(text) }
     }
 
-    private func deliver(to receiver: Int, sender s: Int, n: Int, intended: UInt64) {
+    func countAcked(_ count: Int) {
+        totalAcked += count
+        secondAcked += count
+        let now = nowNanos()
+        if now >= windowStart && now < windowEnd { windowAcked += count }
+    }
+
+    func deliver(to receiver: Int, sender s: Int, n: Int, intended: UInt64) {
         guard s >= 0, s < received.count, s ^ 1 == receiver, n >= 0 else {
             totalErrors += 1
             note("message m\(s).\(n) reached socket \(receiver)")
@@ -195,14 +211,22 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
         let n = nextN[s]
         nextN[s] = n + 1
         let id = "m\(s).\(n).\(intended)"
-        let frame = "{\"client_message_id\":\"\(id)\",\"conversation_id\":\"\(conversationIDs[s / 2])\",\"ref\":\"\(n)\",\"text\":\"\(payload)\",\"type\":\"send\"}"
-        var buffer = socket.context!.channel.allocator.buffer(capacity: frame.utf8.count)
-        buffer.writeString(frame)
-        socket.write(buffer)
+        if target == .prosody {
+            writeXMPPMessage(from: s, id: id)
+        } else {
+            writeJSONMessage(socket, from: s, id: id, n: n)
+        }
         dirty.append(s)
         totalSent += 1
         secondSent += 1
         if intended >= windowStart && intended < windowEnd { windowSent += 1 }
+    }
+
+    private func writeJSONMessage(_ socket: Socket, from s: Int, id: String, n: Int) {
+        let frame = "{\"client_message_id\":\"\(id)\",\"conversation_id\":\"\(conversationIDs[s / 2])\",\"ref\":\"\(n)\",\"text\":\"\(payload)\",\"type\":\"send\"}"
+        var buffer = socket.context!.channel.allocator.buffer(capacity: frame.utf8.count)
+        buffer.writeString(frame)
+        socket.write(buffer)
     }
 
     private func sendFlat(_ s: Int) {
@@ -269,7 +293,7 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
         return out
     }
 
-    var outstanding: Int { (totalSent - totalUnique) + (target == .parley ? totalSent - totalAcked : 0) }
+    var outstanding: Int { (totalSent - totalUnique) + (target.acknowledges ? totalSent - totalAcked : 0) }
 
     // MARK: Parsing (keys are sorted, so the top-level "type" is the last key of a frame)
 
@@ -301,11 +325,16 @@ final class PairEngine: SocketDelegate, @unchecked Sendable {
 
     /// Reads `m<s>.<n>.<t>` after `"client_message_id":"`.
     static func messageID(in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, UInt64)? {
-        guard var i = find(idKey, in: bytes) else { return nil }
-        i += idKey.count
+        guard let i = find(idKey, in: bytes) else { return nil }
+        return messageNumbers(in: bytes, from: i + idKey.count, to: bytes.count)
+    }
+
+    /// Reads `<s>.<n>.<t>` (a message id after its `m`) from `start`, stopping at the first other byte or `end`.
+    static func messageNumbers(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Int, Int, UInt64)? {
+        var i = start
         var numbers: [UInt64] = [0, 0, 0]
         var k = 0
-        while i < bytes.count {
+        while i < end {
             let c = bytes[i]
             if c >= 48 && c <= 57 {
                 numbers[k] = numbers[k] &* 10 &+ UInt64(c - 48)

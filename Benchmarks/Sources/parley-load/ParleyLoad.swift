@@ -3,26 +3,32 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// parley-load: drives parleyd (or the Go relay floor) over WebSocket and prints what it measured.
+/// parley-load: drives parleyd (or the Go relay floor, or Prosody) over WebSocket and prints what it measured.
 @main
 struct ParleyLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-load",
-        abstract: "Load generator for parleyd's /v1/realtime (and the Go WebSocket relay floor).",
+        abstract: "Load generator for parleyd's /v1/realtime (and, side by side, the Go WebSocket relay floor and Prosody).",
         discussion: """
             Pairs (default): N visitor/agent pairs; each pair exchanges messages both ways, open loop at
             --rate messages/s in all (latency from the intended send time), or flat out with --rate 0.
               parley-load --admin-token T --pairs 100 --rate 2000 --duration 10 --server-pid PID
               parley-load --admin-token T --pairs 100 --step --server-pid PID
               parley-load --target floor --url http://127.0.0.1:9001 --pairs 100 --rate 2000
+              parley-load --target prosody --url http://127.0.0.1:18282 --pairs 100 --rate 2000
+                (XMPP over WebSocket; accounts made by in-band registration; acked = XEP-0198 <a/>)
             Idle fleet:      parley-load --admin-token T --idle 10000 --server-pid PID
             Reconnect storm: parley-load --admin-token T --storm 2000
+                             parley-load --target prosody --url … --storm 2000   (XEP-0198 resumption)
             Smoke (CI):      parley-load --admin-token T --smoke   (exit 1 only if messages are lost,
                              duplicated, or none is delivered; never on timing)
             """)
 
-    @Option(help: "parley or floor (the Go relay of /work/shared/bench, /room endpoint).")
+    @Option(help: "parley, floor (the Go relay of /work/shared/bench, /room endpoint) or prosody (XMPP over WebSocket, scripts/bench/prosody.sh).")
     var target: String = "parley"
+
+    @Option(name: .customLong("xmpp-domain"), help: "Prosody: the virtual host the accounts live on.")
+    var xmppDomain: String = "bench.local"
 
     @Option(help: "The server's base URL.")
     var url: String = "http://127.0.0.1:8080"
@@ -88,7 +94,7 @@ struct ParleyLoad: AsyncParsableCommand {
 
     mutating func run() async throws {
         setvbuf(stdout, nil, _IOLBF, 0)
-        guard let target = Target(rawValue: target) else { throw ValidationError("--target is parley or floor") }
+        guard let target = Target(rawValue: target) else { throw ValidationError("--target is parley, floor or prosody") }
         guard let base = URL(string: url), let host = base.host else { throw ValidationError("bad --url") }
         let port = base.port ?? 80
         if target == .parley && adminToken == nil { throw ValidationError("--admin-token is needed for parley (start parleyd with --admin-token)") }
@@ -98,7 +104,7 @@ struct ParleyLoad: AsyncParsableCommand {
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let context = RunContext(group: group, target: target, host: host, port: port, base: base, adminToken: adminToken,
-                                 serverPID: serverPID, quiet: quiet)
+                                 serverPID: serverPID, quiet: quiet, xmppDomain: xmppDomain)
         var record: [String: Any] = [
             "tool": "parley-load", "target": target.rawValue, "url": url,
             "started_at": ISO8601DateFormatter().string(from: Date()),
@@ -109,7 +115,9 @@ struct ParleyLoad: AsyncParsableCommand {
             let result = try await IdleFleet.run(context, count: count, hold: hold, sourceIPs: sourceIPs)
             record["idle"] = result
         } else if let count = storm {
-            let result = try await Storm.run(context, count: count, missed: stormMissed)
+            let result = target == .prosody
+                ? try await XMPPStorm.run(context, count: count, missed: stormMissed)
+                : try await Storm.run(context, count: count, missed: stormMissed)
             record["storm"] = result
             failed = (result["lost"] as? Int ?? 0) > 0 || (result["duplicates"] as? Int ?? 0) > 0
         } else {
@@ -180,6 +188,7 @@ struct RunContext: @unchecked Sendable {
     let adminToken: String?
     let serverPID: Int32?
     let quiet: Bool
+    let xmppDomain: String
 
     var api: ParleyAPI { ParleyAPI(base: base) }
 
@@ -209,6 +218,10 @@ struct RunContext: @unchecked Sendable {
     func setUpPairs(_ engine: PairEngine) async throws {
         let loop = engine.loop
         let pairs = engine.pairs
+        if target == .prosody {
+            try await setUpXMPPPairs(engine)
+            return
+        }
         if target == .floor {
             let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
             var items: [(socket: Socket, path: String, headers: [(String, String)], local: String?)] = []
@@ -325,7 +338,7 @@ struct RunContext: @unchecked Sendable {
         var result = try await loop.submit { () -> PhaseResult in
             var r = PhaseResult(targetRate: rate, seconds: duration)
             r.sent = engine.windowSent
-            r.acked = engine.target == .parley ? engine.windowAcked : 0
+            r.acked = engine.target.acknowledges ? engine.windowAcked : 0
             r.delivered = engine.windowDelivered
             let h = engine.histogram
             r.latencySamples = Int(h.totalCount)
@@ -341,7 +354,7 @@ struct RunContext: @unchecked Sendable {
             r.duplicates = engine.totalDuplicates - base.2
             r.outOfOrder = engine.totalOutOfOrder - base.3
             r.errors = engine.totalErrors - base.4
-            if engine.target == .parley { r.errors += max(0, sent - (engine.totalAcked - base.5)) }   // never acked
+            if engine.target.acknowledges { r.errors += max(0, sent - (engine.totalAcked - base.5)) }   // never acked
             return r
         }.get()
         if let a = server0, let b = server1 {
