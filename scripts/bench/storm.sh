@@ -26,7 +26,7 @@ stop() {  # Prosody is not this shell's child: wait by polling.
   SP=; DATA=
 }
 trap stop EXIT
-L() { timeout 300 taskset -c 1 Benchmarks/.build/release/parley-load --url http://127.0.0.1:18383 "${EXTRA[@]}" --server-pid $SP "$@"; }
+L() { timeout "${TIMEOUT:-600}" taskset -c 1 Benchmarks/.build/release/parley-load --url http://127.0.0.1:18383 "${EXTRA[@]}" --server-pid $SP "$@"; }
 for target in $TARGETS; do
   p=; [ "$target" = parley ] || p=$target-
   for r in $(seq "$RUNS"); do start "$target"; L --storm "$K" --json "$OUT/${p}storm-$r.json" || echo "   (storm run failed: exit $?)"; stop; done
