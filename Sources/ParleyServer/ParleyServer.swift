@@ -15,6 +15,8 @@ public struct ParleyServer: Sendable {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    /// What this node tells the other nodes on the same database (nothing when alone).
+    let nodes: NodeLink
     let conversations: ConversationService
     let admin: AdminService
     let authenticator: Authenticator
@@ -33,11 +35,13 @@ public struct ParleyServer: Sendable {
         self.logger = logger
         hub = Hub()
         routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
-        conversations = ConversationService(store: store, hub: hub, routing: routing, logger: logger)
+        nodes = NodeLink(store: store, logger: logger)
+        conversations = ConversationService(store: store, hub: hub, routing: routing, nodes: nodes, logger: logger)
         hasher = PasswordHasher(cost: configuration.passwordCost)
-        admin = AdminService(store: store, hasher: hasher) { [routing, hub] agent, sessionsEnded in
+        admin = AdminService(store: store, hasher: hasher) { [routing, hub, nodes] agent, sessionsEnded in
             if sessionsEnded { hub.revoke(agent: agent.id, reason: agent.isDisabled ? "account disabled" : "password changed") }
             await routing.agentUpdated(agent)
+            await nodes.announce(.agentChanged(agent.id, sessionsEnded: sessionsEnded))
         }
         visitorTokens = VisitorTokens(key: configuration.tokenKey, lifetime: configuration.visitorTokenLifetime)
         browserSessions = BrowserSessions(tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies)
@@ -83,10 +87,18 @@ public struct ParleyServer: Sendable {
                 .run(inbound: inbound, outbound: outbound)
         }
 
-        // With a database several nodes share, the other nodes' commits reach this node's sockets too.
-        let nodeFanOut: [any Service] = (store as? any NodeNoticeSource).map {
-            [NodeFanOut(source: $0, store: store, hub: hub, logger: logger)]
-        } ?? []
+        // With a database several nodes share, the other nodes' commits reach this node's sockets
+        // and routing, and the nodes share their agents' connections.
+        var nodeServices: [any Service] = []
+        if let source = nodes.source {
+            let (changes, continuation) = AsyncStream.makeStream(of: AgentID.self)
+            await routing.onLocalPresenceChanged { continuation.yield($0) }
+            nodeServices = [
+                NodeFanOut(source: source, store: store, hub: hub, routing: routing, staleAfter: configuration.nodeTimeout, logger: logger),
+                NodePresence(source: source, routing: routing, changes: changes, interval: configuration.nodeHeartbeat,
+                             staleAfter: configuration.nodeTimeout, logger: logger),
+            ]
+        }
 
         return Application(
             router: router,
@@ -96,7 +108,7 @@ public struct ParleyServer: Sendable {
                     maxFrameSize: Limits.maxFrameBytes,
                     autoPing: .enabled(timePeriod: configuration.heartbeat))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing)] + nodeFanOut,
+            services: [RoutingService(routing: routing)] + nodeServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

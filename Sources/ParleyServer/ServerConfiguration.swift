@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// How many frames may wait for a slow realtime reader before it is cut off. Default 4096.
     public var realtimeBufferLimit: Int = 4096
+    /// With a database several nodes share: how often this node beats its heartbeat, reads the other
+    /// nodes' agents' connections and reconciles routing with the database. Default 5 s.
+    public var nodeHeartbeat: TimeInterval = 5
+    /// With a database several nodes share: how long a node may stay silent before the others count
+    /// it gone, with its agents' connections. Default 20 s.
+    public var nodeTimeout: TimeInterval = 20
     /// WebSocket ping interval; a peer that misses a pong for this long is disconnected. Default 30 s.
     public var heartbeat: Duration = .seconds(30)
     /// bcrypt cost for agent passwords. Default 12.

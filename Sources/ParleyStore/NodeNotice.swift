@@ -1,18 +1,51 @@
+import Foundation
 import ParleyCore
 
-/// What another parleyd node sharing the database committed, told by id (decision 0006).
+/// What another parleyd node sharing the database did, told by id (decision 0006).
 public enum NodeNotice: Sendable, Hashable {
-    /// Another node stored events `seqs` of a conversation.
-    case committed(ConversationID, app: AppID, seqs: ClosedRange<Int64>)
+    /// Another node stored events `seqs` of a conversation. `moved` is true when the commit also
+    /// changed where the conversation stands (opened, queued, assigned, transferred, ended), so
+    /// routing must look at it again.
+    case committed(ConversationID, app: AppID, seqs: ClosedRange<Int64>, moved: Bool)
+    /// Another node stored internal note `seq` of a conversation.
+    case noteAdded(ConversationID, app: AppID, seq: Int64)
+    /// Something another node announced that is not stored with a conversation.
+    case signal(NodeSignal)
+    /// The set of agents' connections on other nodes changed: read it again.
+    case presenceChanged
     /// The feed was interrupted and is back: notices may have been missed, so whoever follows
     /// conversations must catch up from their own cursors.
     case resync
 }
 
-/// A store that several processes share, and that tells each process what the others committed.
+/// What one node tells the others that no commit carries: live-only events and changes to agents.
+public enum NodeSignal: Sendable, Hashable {
+    /// Someone started or stopped typing in a conversation.
+    case typing(ConversationID, app: AppID, participant: Participant, isTyping: Bool)
+    /// An agent's profile changed (availability, queues, capacity, disabled). `sessionsEnded` is
+    /// true when every session of the agent was ended too (disabled, password changed).
+    case agentChanged(AgentID, sessionsEnded: Bool)
+    /// One agent session was ended (logout): its sockets on every node close.
+    case sessionEnded(AgentID, tokenHash: String)
+}
+
+/// A store that several processes share, and that tells each process what the others did.
 /// SQLite, opened by one process only, is not one.
 public protocol NodeNoticeSource: Sendable {
-    /// Notices of other nodes' commits, as they land, until the store closes or the stream is
-    /// dropped. Never includes this process's own commits.
+    /// Notices of other nodes' commits and signals, as they land, until the store closes or the
+    /// stream is dropped. Never includes this process's own.
     func nodeNotices() -> AsyncStream<NodeNotice>
+
+    /// Tells every other node a signal. Best effort: a node that misses one is repaired by the
+    /// periodic sweep (agents) or does not need it (typing).
+    func announce(_ signal: NodeSignal) async throws
+
+    /// Records how many realtime connections `agent` has open on this node (0 removes the row) and
+    /// tells the other nodes.
+    func setPresence(agent: AgentID, connections: Int) async throws
+
+    /// Marks this node alive now, forgets nodes silent for longer than `staleAfter` (their agents'
+    /// connections with them), and returns the connections each agent has open on the other live
+    /// nodes.
+    func heartbeat(staleAfter: TimeInterval) async throws -> [AgentID: Int]
 }

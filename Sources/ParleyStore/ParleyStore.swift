@@ -58,6 +58,9 @@ public protocol ParleyStore: Sendable {
     /// Applies a change durably and returns the conversation and its new events.
     func commit(_ change: ConversationChange) async throws -> ConversationCommit
     func conversation(_ id: ConversationID, app: AppID) async throws -> Conversation?
+    /// The conversation with its queue rank (nil unless queued), in whatever state: what routing
+    /// reads when another node moved it.
+    func conversationAndRank(_ id: ConversationID, app: AppID) async throws -> ActiveConversation?
     func conversations(_ query: ConversationQuery) async throws -> [Conversation]
     /// Events with seq greater than `afterSeq`, oldest first, at most `limit`.
     func events(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [ConversationEvent]

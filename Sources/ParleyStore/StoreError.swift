@@ -6,6 +6,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidState
         case duplicate
         case invalidInput
+        case atCapacity
     }
 
     let code: Code
@@ -24,11 +25,16 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The input breaks a rule only the store can check (the merged attributes of a visitor…).
     public static func invalidInput(_ message: String) -> StoreError { .init(code: .invalidInput, message: message) }
 
+    /// The agent a conversation would go to already handles as many as their capacity allows.
+    /// Checked under the agent's row lock, so it holds whichever node assigns (decision 0006).
+    public static func atCapacity(_ message: String) -> StoreError { .init(code: .atCapacity, message: message) }
+
     public var isNotFound: Bool { code == .notFound }
     public var isIdempotencyConflict: Bool { code == .idempotencyConflict }
     public var isInvalidState: Bool { code == .invalidState }
     public var isDuplicate: Bool { code == .duplicate }
     public var isInvalidInput: Bool { code == .invalidInput }
+    public var isAtCapacity: Bool { code == .atCapacity }
 
     public var description: String { message }
 }

@@ -1,23 +1,75 @@
+import Foundation
 import ParleyCore
 import ParleyStore
 
-/// The text of the notices nodes send each other on PostgreSQL's `parley_commits` channel:
-/// `c NODE APP CONVERSATION FIRST LAST`, ids and numbers only (PostgreSQL caps a payload at
-/// 8,000 bytes; these stay under 200).
+/// The text of the notices nodes send each other on PostgreSQL's `parley_commits` channel: a kind
+/// letter, the sending node, then ids and numbers (PostgreSQL caps a payload at 8,000 bytes; these
+/// stay far under, a typing participant's JSON included).
+///
+/// ```
+/// c NODE APP CONVERSATION FIRST LAST [m]   events stored; m: the conversation moved (routing)
+/// n NODE APP CONVERSATION SEQ              internal note stored
+/// p NODE                                   agents' connections on NODE changed
+/// t NODE APP CONVERSATION 0|1 PARTICIPANT  typing stopped or started; PARTICIPANT is JSON
+/// a NODE AGENT 0|1                         agent changed; 1: all of its sessions ended
+/// s NODE AGENT TOKENHASH                   one agent session ended
+/// ```
 enum NodeNoticeWire {
     static let channel = "parley_commits"
 
-    static func committed(node: String, app: AppID, conversation: ConversationID, seqs: ClosedRange<Int64>) -> String {
-        "c \(node) \(app.rawValue) \(conversation.rawValue) \(seqs.lowerBound) \(seqs.upperBound)"
+    static func committed(node: String, app: AppID, conversation: ConversationID, seqs: ClosedRange<Int64>, moved: Bool) -> String {
+        "c \(node) \(app.rawValue) \(conversation.rawValue) \(seqs.lowerBound) \(seqs.upperBound)" + (moved ? " m" : "")
+    }
+
+    static func noteAdded(node: String, app: AppID, conversation: ConversationID, seq: Int64) -> String {
+        "n \(node) \(app.rawValue) \(conversation.rawValue) \(seq)"
+    }
+
+    static func presence(node: String) -> String { "p \(node)" }
+
+    static func signal(node: String, _ signal: NodeSignal) throws -> String {
+        switch signal {
+        case .typing(let conversation, let app, let participant, let isTyping):
+            let json = String(decoding: try ParleyJSON.encode(participant), as: UTF8.self)
+            return "t \(node) \(app.rawValue) \(conversation.rawValue) \(isTyping ? 1 : 0) \(json)"
+        case .agentChanged(let agent, let sessionsEnded):
+            return "a \(node) \(agent.rawValue) \(sessionsEnded ? 1 : 0)"
+        case .sessionEnded(let agent, let tokenHash):
+            return "s \(node) \(agent.rawValue) \(tokenHash)"
+        }
     }
 
     /// The notice in `payload`, or nil when it is this node's own, or not one we know (a newer
     /// node's kind of notice is skipped, not misread).
     static func parse(_ payload: String, ownNode: String) -> NodeNotice? {
-        let parts = payload.split(separator: " ")
-        guard parts.count == 6, parts[0] == "c", parts[1] != ownNode,
-              let first = Int64(parts[4]), let last = Int64(parts[5]), first >= 1, first <= last
-        else { return nil }
-        return .committed(ConversationID(rawValue: String(parts[3])), app: AppID(rawValue: String(parts[2])), seqs: first...last)
+        // A typing participant's JSON may hold spaces: it is everything after the fifth space.
+        let parts = payload.hasPrefix("t ") ? payload.split(separator: " ", maxSplits: 5) : payload.split(separator: " ")
+        guard parts.count >= 2, parts[1] != ownNode else { return nil }
+        let field = { (index: Int) in String(parts[index]) }
+        switch (parts[0], parts.count) {
+        case ("c", 6), ("c", 7):
+            guard let first = Int64(parts[4]), let last = Int64(parts[5]), first >= 1, first <= last,
+                  parts.count == 6 || parts[6] == "m"
+            else { return nil }
+            return .committed(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2)), seqs: first...last, moved: parts.count == 7)
+        case ("n", 5):
+            guard let seq = Int64(parts[4]), seq >= 1 else { return nil }
+            return .noteAdded(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2)), seq: seq)
+        case ("p", 2):
+            return .presenceChanged
+        case ("t", 6):
+            guard parts[4] == "0" || parts[4] == "1",
+                  let participant = try? ParleyJSON.decode(Participant.self, from: Data(parts[5].utf8))
+            else { return nil }
+            return .signal(.typing(
+                ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2)), participant: participant, isTyping: parts[4] == "1"))
+        case ("a", 4):
+            guard parts[3] == "0" || parts[3] == "1" else { return nil }
+            return .signal(.agentChanged(AgentID(rawValue: field(2)), sessionsEnded: parts[3] == "1"))
+        case ("s", 4):
+            return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
+        default:
+            return nil
+        }
     }
 }

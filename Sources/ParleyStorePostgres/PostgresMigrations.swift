@@ -84,6 +84,14 @@ enum PostgresMigrations {
                 text TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (app_id, shortcut))
             """,
         ]),
+        // Each node's heartbeat, and how many sockets each agent has open on each node (decision 0006).
+        ("0003-nodes", [
+            "CREATE TABLE nodes (id TEXT PRIMARY KEY, heartbeat_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE agent_presence (
+                node_id TEXT NOT NULL, agent_id TEXT NOT NULL, connections BIGINT NOT NULL, PRIMARY KEY (node_id, agent_id))
+            """,
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

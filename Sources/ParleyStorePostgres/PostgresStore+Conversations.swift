@@ -35,13 +35,11 @@ extension PostgresStore {
             guard try await exists("SELECT 1 FROM visitors WHERE id = \(open.visitorID.rawValue) AND app_id = \(app)", on: connection)
             else { throw StoreError.notFound("visitor not found") }
         case .assign(let assign):
-            guard try await exists("SELECT 1 FROM agents WHERE id = \(assign.agent.id ?? "") AND app_id = \(app)", on: connection)
-            else { throw StoreError.notFound("agent not found") }
+            try await checkCapacity(of: assign.agent, app: app, on: connection)
         case .transfer(let transfer):
             switch transfer.target {
             case .agent(let agent):
-                guard try await exists("SELECT 1 FROM agents WHERE id = \(agent.id ?? "") AND app_id = \(app)", on: connection)
-                else { throw StoreError.notFound("agent not found") }
+                try await checkCapacity(of: agent, app: app, on: connection)
             case .queue(let queue, _):
                 guard try await exists("SELECT 1 FROM queues WHERE id = \(queue.rawValue) AND app_id = \(app)", on: connection)
                 else { throw StoreError.notFound("queue not found") }
@@ -97,10 +95,27 @@ extension PostgresStore {
         }
         if let first = events.first?.seq, let last = events.last?.seq {
             // In the transaction: PostgreSQL delivers the notice when, and only if, the commit lands.
-            let notice = NodeNoticeWire.committed(node: nodeID, app: change.appID, conversation: change.conversationID, seqs: first...last)
+            let moved = current?.state != conversation.state || current?.agentID != conversation.agentID
+                || current?.queueID != conversation.queueID || currentRank != plan.queueRank
+            let notice = NodeNoticeWire.committed(
+                node: nodeID, app: change.appID, conversation: change.conversationID, seqs: first...last, moved: moved)
             try await connection.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(notice))", logger: logger)
         }
         return ConversationCommit(conversation: conversation, events: events, encodedEvents: encodedEvents)
+    }
+
+    /// Refuses an agent of another app (as not found) and an agent already holding `capacity`
+    /// assigned conversations. The agent's row is locked first, after the conversation's (always in
+    /// that order), so two nodes assigning to one agent count one after the other (decision 0006).
+    private func checkCapacity(of agent: Participant, app: String, on connection: PostgresConnection) async throws {
+        let agentID = agent.id ?? ""
+        guard let row = try await rows("SELECT capacity FROM agents WHERE id = \(agentID) AND app_id = \(app) FOR UPDATE", on: connection).first
+        else { throw StoreError.notFound("agent not found") }
+        let capacity = try PostgresRows.int(row, "capacity")
+        let load = try await rows(
+            "SELECT count(*) AS load FROM conversations WHERE agent_id = \(agentID) AND state = 'assigned'", on: connection).first
+            .map { try PostgresRows.int($0, "load") } ?? 0
+        if load >= capacity { throw StoreError.atCapacity("the agent already handles \(load) of \(capacity) conversations") }
     }
 
     private func write(_ conversation: Conversation, queueRank: Int64?, isNew: Bool, on connection: PostgresConnection) async throws {
@@ -129,6 +144,12 @@ extension PostgresStore {
 
     public func conversation(_ id: ConversationID, app: AppID) async throws -> Conversation? {
         try await rows("SELECT * FROM conversations WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)").first.map(PostgresRows.conversation)
+    }
+
+    public func conversationAndRank(_ id: ConversationID, app: AppID) async throws -> ActiveConversation? {
+        try await rows("SELECT * FROM conversations WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)").first.map { row in
+            ActiveConversation(conversation: try PostgresRows.conversation(row), queueRank: try PostgresRows.optionalInt(row, "queue_rank"))
+        }
     }
 
     public func conversations(_ query: ConversationQuery) async throws -> [Conversation] {

@@ -32,6 +32,9 @@ extension PostgresStore {
                 VALUES (\(stored.conversationID.rawValue), \(seq), \(note.author.id ?? ""), \(note.author.name), \(stored.clientNoteID),
                     \(stored.text), \(Timestamp.millis(stored.createdAt)))
                 """, logger: logger)
+            // In the transaction, like a commit's notice: sent when, and only if, the note is stored.
+            let notice = NodeNoticeWire.noteAdded(node: nodeID, app: note.appID, conversation: note.conversationID, seq: seq)
+            try await connection.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(notice))", logger: logger)
             return NoteCommit(note: stored, isDuplicate: false)
         }
     }

@@ -142,6 +142,8 @@ public final class PostgresStore: ParleyStore {
     }
 
     public func close() async throws {
+        // The other nodes stop counting this one's agents at once, not after its heartbeat goes stale.
+        try? await leaveNodes()
         // Operations in flight finish (their commits land); new ones are refused; then the pool closes.
         await gate.close()
         let listening = listeners.withLock { listeners in

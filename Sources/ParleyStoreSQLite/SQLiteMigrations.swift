@@ -126,6 +126,19 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        // Several nodes share only a PostgreSQL database; the tables are here too so that both
+        // schemas keep the same migrations, and stay empty.
+        migrator.registerMigration("0003-nodes") { db in
+            try db.execute(sql: """
+                CREATE TABLE nodes (id TEXT PRIMARY KEY NOT NULL, heartbeat_at INTEGER NOT NULL);
+                CREATE TABLE agent_presence (
+                    node_id TEXT NOT NULL,
+                    agent_id TEXT NOT NULL,
+                    connections INTEGER NOT NULL,
+                    PRIMARY KEY (node_id, agent_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -8,6 +8,18 @@ extension SQLiteStore {
         try await committer.write { db in try Self.apply(change, in: db) }
     }
 
+    /// Refuses an agent of another app (as not found) and an agent already holding `capacity`
+    /// assigned conversations. SQLite has one writer, so the count cannot change under us.
+    private static func checkCapacity(of agent: Participant, app: AppID, in db: Database) throws {
+        guard let capacity = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT capacity FROM agents WHERE id = ? AND app_id = ?"), arguments: [agent.id ?? "", app.rawValue])
+        else { throw StoreError.notFound("agent not found") }
+        let load = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM conversations WHERE agent_id = ? AND state = 'assigned'"),
+            arguments: [agent.id ?? ""]) ?? 0
+        if load >= capacity { throw StoreError.atCapacity("the agent already handles \(load) of \(capacity) conversations") }
+    }
+
     /// Applies one change inside the group transaction (in its own savepoint).
     static func apply(_ change: ConversationChange, in db: Database) throws -> ConversationCommit {
         // Cached statements: the hot path runs these thousands of times a second; parsing each is waste.
@@ -38,15 +50,11 @@ extension SQLiteStore {
                                     arguments: [open.visitorID.rawValue, open.appID.rawValue]) == true
             else { throw StoreError.notFound("visitor not found") }
         case .assign(let assign):
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM agents WHERE id = ? AND app_id = ?"),
-                                    arguments: [assign.agent.id ?? "", assign.appID.rawValue]) == true
-            else { throw StoreError.notFound("agent not found") }
+            try checkCapacity(of: assign.agent, app: assign.appID, in: db)
         case .transfer(let transfer):
             switch transfer.target {
             case .agent(let agent):
-                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM agents WHERE id = ? AND app_id = ?"),
-                                        arguments: [agent.id ?? "", transfer.appID.rawValue]) == true
-                else { throw StoreError.notFound("agent not found") }
+                try checkCapacity(of: agent, app: transfer.appID, in: db)
             case .queue(let queue, _):
                 guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM queues WHERE id = ? AND app_id = ?"),
                                         arguments: [queue.rawValue, transfer.appID.rawValue]) == true
@@ -132,6 +140,13 @@ extension SQLiteStore {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?", arguments: [id.rawValue, app.rawValue])
                 .map(SQLiteRows.conversation)
+        }
+    }
+
+    public func conversationAndRank(_ id: ConversationID, app: AppID) async throws -> ActiveConversation? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?", arguments: [id.rawValue, app.rawValue])
+                .map { ActiveConversation(conversation: SQLiteRows.conversation($0), queueRank: $0["queue_rank"]) }
         }
     }
 

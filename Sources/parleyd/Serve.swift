@@ -26,6 +26,16 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("offline-grace"), help: "Seconds an agent who went offline keeps their conversations (env PARLEY_OFFLINE_GRACE; default 120).")
     var offlineGrace: Double?
 
+    @Option(name: .customLong("node-heartbeat"), help: ArgumentHelp(
+        "With PostgreSQL: seconds between this node's heartbeats and routing sweeps (env PARLEY_NODE_HEARTBEAT; default 5).",
+        valueName: "seconds"))
+    var nodeHeartbeat: Double?
+
+    @Option(name: .customLong("node-timeout"), help: ArgumentHelp(
+        "With PostgreSQL: seconds of silence after which the other nodes count a node gone (env PARLEY_NODE_TIMEOUT; default 20).",
+        valueName: "seconds"))
+    var nodeTimeout: Double?
+
     @Option(name: .customLong("admin-token"), help: "Operator token for /v1/admin/apps (env PARLEY_ADMIN_TOKEN; default: none, disabled).")
     var adminToken: String?
 
@@ -56,6 +66,11 @@ struct Serve: AsyncParsableCommand {
             return value
         } ?? 8080
         if let grace = offlineGrace ?? environment["PARLEY_OFFLINE_GRACE"].flatMap(Double.init) { configuration.offlineGrace = grace }
+        if let beat = nodeHeartbeat ?? environment["PARLEY_NODE_HEARTBEAT"].flatMap(Double.init) { configuration.nodeHeartbeat = beat }
+        if let timeout = nodeTimeout ?? environment["PARLEY_NODE_TIMEOUT"].flatMap(Double.init) { configuration.nodeTimeout = timeout }
+        guard configuration.nodeHeartbeat > 0, configuration.nodeTimeout > configuration.nodeHeartbeat else {
+            throw ValidationError("--node-timeout must be longer than --node-heartbeat, and both positive")
+        }
         configuration.adminToken = adminToken ?? environment["PARLEY_ADMIN_TOKEN"]
         if let passwordCost { configuration.passwordCost = passwordCost }
         if let folder = deskDirectory ?? environment["PARLEY_DESK_DIR"] {

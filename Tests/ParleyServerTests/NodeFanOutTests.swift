@@ -5,34 +5,10 @@ import ParleyStorePostgres
 import ParleyTestSupport
 import Testing
 
-private let testDatabaseURL = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-
 /// Two parleyd nodes in this process on one real PostgreSQL database: what one node commits reaches
 /// the sockets of the other (decision 0006), also across an interrupted notice feed.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: testDatabaseURL != nil, "set PARLEY_TEST_DATABASE_URL=postgres://… (scripts/test-postgres.sh start)"))
+@Suite(.timeLimit(.minutes(2)), .enabled(if: nodeTestDatabaseURL != nil, "set PARLEY_TEST_DATABASE_URL=postgres://… (scripts/test-postgres.sh start)"))
 struct NodeFanOutTests {
-    static let databaseURL = testDatabaseURL
-
-    /// Runs `body` with two nodes on a fresh database, stopping both and dropping it afterwards.
-    func withTwoNodes(_ body: (TestServer, TestServer, PostgresStore.Configuration) async throws -> Void) async throws {
-        let (configuration, drop) = try await PostgresAdmin.freshDatabase(url: try #require(Self.databaseURL))
-        do {
-            let one = try await TestServer.start(store: try await PostgresStore(configuration: configuration))
-            let two = try await TestServer.start(store: try await PostgresStore(configuration: configuration), joining: one)
-            do {
-                try await body(one, two, configuration)
-            } catch {
-                await two.stop(); await one.stop()
-                throw error
-            }
-            await two.stop(); await one.stop()
-        } catch {
-            await drop()
-            throw error
-        }
-        await drop()
-    }
-
     @Test func visitorOnOneNode_agentOnTheOther_hearEachOther() async throws {
         try await withTwoNodes { one, two, _ in
             let visitor = try await one.visitor()
@@ -75,7 +51,7 @@ struct NodeFanOutTests {
 
             // Cut every LISTEN connection, then store messages at once, while the nodes reconnect:
             // whatever notices are lost, the catch-up after reconnecting delivers the events.
-            let server = try PostgresStore.Configuration(url: try #require(Self.databaseURL))
+            let server = try PostgresStore.Configuration(url: try #require(nodeTestDatabaseURL))
             let terminated = try await PostgresAdmin.integer("""
                 SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = '\(try #require(database.database))' AND query LIKE 'LISTEN%') AS cut

@@ -142,13 +142,47 @@ struct RoutingStateTests {
         #expect(state.accept(conversation(9), by: agent(1).id, now: start) == nil)  // not waiting
     }
 
-    @Test func failedAssignment_putsTheConversationBackWhenItStillWaits() {
-        var state = makeState([agent(1, capacity: 1)])
-        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 5, now: start)
+    // MARK: Several nodes (decision 0006)
+
+    @Test func remotePresence_makesAnAgentConnectedElsewhereRoutable() {
+        var state = RoutingState(graceDuration: 60)
+        _ = state.agentUpdated(agent(1), now: start)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        #expect(state.owner(of: conversation(1)) == nil)
+        #expect(state.remotePresence([agent(1).id: 2], now: start) == [.assign(conversation(1), to: agent(1).id)])
+        #expect(state.connections(of: agent(1).id) == 2)
+        #expect(state.localConnections(of: agent(1).id) == 0)
+        #expect(state.remotePresence([agent(1).id: 2], now: start) == [])  // nothing changed
+    }
+
+    @Test func remotePresenceGone_startsTheGrace_aLocalConnectionCancelsIt() {
+        var state = RoutingState(graceDuration: 60)
+        _ = state.agentUpdated(agent(1), now: start)
+        _ = state.remotePresence([agent(1).id: 1], now: start)
+        _ = state.conversationAssigned(conversation(1), to: agent(1).id, queue: queue, visitor: visitor(1), now: start)
+        // The node that held the agent's socket died: its rows went stale.
+        #expect(state.remotePresence([:], now: start) == [.scheduleGrace(agent(1).id, deadline: start.addingTimeInterval(60))])
+        // The agent reconnects here before the deadline: nothing is requeued.
+        _ = state.agentConnected(agent(1).id, now: start.addingTimeInterval(5))
+        #expect(state.graceExpired(agent: agent(1).id, now: start.addingTimeInterval(61)) == [])
         #expect(state.owner(of: conversation(1)) == agent(1).id)
-        let actions = state.assignmentFailed(conversation(1), agent: agent(1).id, stillWaiting: true, now: start)
-        // The agent's slot is free again, so it is offered again at once.
-        #expect(actions == [.assign(conversation(1), to: agent(1).id)])
+    }
+
+    @Test func anotherNodesAssignment_replacesThisNodesReservation_andFreesTheSlot() {
+        var state = makeState([agent(1, capacity: 1)])
+        // Agent 2 serves another queue, connected to another node only.
+        _ = state.agentUpdated(agent(2, queues: [otherQueue]), now: start)
+        _ = state.remotePresence([agent(2).id: 1], now: start)
+        _ = state.conversationQueued(conversation(1), queue: queue, visitor: visitor(1), rank: 1, now: start)
+        #expect(state.placement(of: conversation(1)) == .assigned(agent(1).id))
+        _ = state.conversationQueued(conversation(2), queue: queue, visitor: visitor(2), rank: 2, now: start)
+        #expect(state.placement(of: conversation(2)) == .queued(queue, rank: 2))
+        // Another node's agent got conversation 1 first: agent 1's slot takes conversation 2.
+        let actions = state.conversationAssigned(conversation(1), to: agent(2).id, queue: queue, visitor: visitor(1), now: start)
+        #expect(actions == [.assign(conversation(2), to: agent(1).id)])
+        #expect(state.owner(of: conversation(1)) == agent(2).id)
+        #expect(state.load(of: agent(2).id) == 1)
+        #expect(state.activeConversations == [conversation(1), conversation(2)])
     }
 
     @Test func tailRanks_growEvenWithinOneMillisecond() {

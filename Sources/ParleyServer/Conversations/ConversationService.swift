@@ -9,6 +9,7 @@ struct ConversationService: Sendable {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    let nodes: NodeLink
     let logger: Logger
 
     /// Which conversations an agent lists.
@@ -144,8 +145,9 @@ struct ConversationService: Sendable {
 
     /// Tells the conversation's other subscribers that the caller is typing (live only).
     func typing(_ id: ConversationID, isTyping: Bool, by caller: Caller, connection: UInt64? = nil) async throws {
-        _ = try await visible(id, to: caller)
+        let conversation = try await visible(id, to: caller)
         hub.send(.typing(.init(conversationID: id, participant: caller.participant, isTyping: isTyping)), toSubscribersOf: id, except: connection)
+        await nodes.announce(.typing(id, app: conversation.appID, participant: caller.participant, isTyping: isTyping))
     }
 
     /// An agent takes a queued conversation by hand.
@@ -207,7 +209,7 @@ struct ConversationService: Sendable {
             guard case .stateChanged(let change) = event.body else { continue }
             switch change.to {
             case .queued: await routing.conversationQueued(commit.conversation, rank: rank)
-            case .ended: await routing.conversationEnded(commit.conversation.id)
+            case .ended: await routing.conversationEnded(commit.conversation)
             case .assigned: break
             }
         }

@@ -169,6 +169,11 @@ final class Hub: Sendable {
         }
     }
 
+    /// True when an agent of `app` has a connection here (another node's note may concern them).
+    func hasAgents(of app: AppID) -> Bool {
+        state.withLock { $0.appAgents[app] != nil }
+    }
+
     /// Notices from other nodes may have been missed: every subscription here catches up from its
     /// own cursor, and every long-poll waiter wakes to look again.
     func resynchronize() {

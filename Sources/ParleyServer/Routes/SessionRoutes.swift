@@ -48,6 +48,7 @@ extension ParleyServer {
             agent.availability = body.availability
             try await self.store.updateAgent(agent, passwordHash: nil)
             await self.routing.agentUpdated(agent)
+            await self.nodes.announce(.agentChanged(agent.id, sessionsEnded: false))
             return JSONResponse(agent)
         }
     }
@@ -74,6 +75,7 @@ extension ParleyServer {
     func logOut(_ agent: AgentCaller) async throws {
         try await store.deleteSession(tokenHash: agent.tokenHash)
         hub.revoke(session: agent.tokenHash, agent: agent.agentID, reason: "logged out")
+        await nodes.announce(.sessionEnded(agent.agentID, tokenHash: agent.tokenHash))
     }
 
     /// The caller, who must be an agent (or admin) of some app.

@@ -5,6 +5,12 @@ import ParleyStore
 
 /// Drives ``RoutingState``: feeds it what happens, commits the assignments and requeues it decides,
 /// tells visitors their queue positions, and runs the grace timers.
+///
+/// With several nodes on one database (decision 0006) the state is a replica: other nodes' moves
+/// arrive through ``refresh(_:app:)``, their agents' connections through ``remotePresence(_:)``, and
+/// ``reconcile()`` puts it back in line with the database now and then. The store is the arbiter: it
+/// refuses an assignment to a conversation no longer queued or to an agent at capacity, and the
+/// engine then reads back what is true.
 actor RoutingEngine {
     private var state: RoutingState
     private let store: any ParleyStore
@@ -13,6 +19,13 @@ actor RoutingEngine {
     private var graceTimers: [AgentID: Task<Void, Never>] = [:]
     /// App of each known agent, so a committed assignment names the right app.
     private var agentApps: [AgentID: (app: AppID, name: String)] = [:]
+    /// For each conversation routing has seen: the `lastSeq` of the newest state it applied (a read
+    /// that is older is skipped), and the tick when it did (``reconcile()`` ends only conversations
+    /// untouched since before its read).
+    private var known: [ConversationID: (seq: Int64, tick: UInt64)] = [:]
+    private var tick: UInt64 = 0
+    /// Called when the number of this node's connections of an agent changed (to tell other nodes).
+    private var localPresenceChanged: (@Sendable (AgentID) -> Void)?
 
     init(store: any ParleyStore, hub: Hub, graceDuration: TimeInterval, logger: Logger) {
         self.state = RoutingState(graceDuration: graceDuration)
@@ -30,6 +43,7 @@ actor RoutingEngine {
         }
         for active in try await store.activeConversations() {
             let conversation = active.conversation
+            record(conversation)
             if conversation.state == .assigned, let agent = conversation.agentID {
                 await run(state.conversationAssigned(conversation.id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: now))
             } else if conversation.state == .queued {
@@ -37,6 +51,11 @@ actor RoutingEngine {
                                                   rank: active.queueRank ?? state.tailRank(now: now), now: now))
             }
         }
+    }
+
+    /// Asks to be told when this node's connection count of an agent changes.
+    func onLocalPresenceChanged(_ handler: @escaping @Sendable (AgentID) -> Void) {
+        localPresenceChanged = handler
     }
 
     /// Cancels the timers.
@@ -53,11 +72,13 @@ actor RoutingEngine {
     func position(of conversation: ConversationID) -> Int? { state.position(of: conversation) }
 
     func conversationQueued(_ conversation: Conversation, rank: Int64) async {
+        record(conversation)
         await run(state.conversationQueued(conversation.id, queue: conversation.queueID, visitor: conversation.visitorID, rank: rank, now: Date()))
     }
 
-    func conversationEnded(_ id: ConversationID) async {
-        await run(state.conversationEnded(id, now: Date()))
+    func conversationEnded(_ conversation: Conversation) async {
+        record(conversation)
+        await run(state.conversationEnded(conversation.id, now: Date()))
     }
 
     func agentUpdated(_ agent: Agent) async {
@@ -67,10 +88,83 @@ actor RoutingEngine {
 
     func agentConnected(_ id: AgentID) async {
         await run(state.agentConnected(id, now: Date()))
+        localPresenceChanged?(id)
     }
 
     func agentDisconnected(_ id: AgentID) async {
         await run(state.agentDisconnected(id, now: Date()))
+        localPresenceChanged?(id)
+    }
+
+    /// How many realtime connections an agent has open on this node.
+    func localConnections(of id: AgentID) -> Int { state.localConnections(of: id) }
+
+    /// An agent's profile as routing knows it.
+    func profile(of id: AgentID) -> RoutingState.AgentProfile? { state.profile(of: id) }
+
+    // MARK: Other nodes (decision 0006)
+
+    /// The connections each agent has open on the other live nodes.
+    func remotePresence(_ connections: [AgentID: Int]) async {
+        await run(state.remotePresence(connections, now: Date()))
+    }
+
+    /// Another node moved a conversation (opened, assigned, requeued, transferred, ended): reads
+    /// where it stands now and follows, unless routing already applied something newer.
+    func refresh(_ id: ConversationID, app: AppID) async {
+        guard let stored = try? await store.conversationAndRank(id, app: app) else { return }
+        await apply(stored, force: false)
+    }
+
+    /// Reloads agents whose profile changed on another node (availability, queues, capacity).
+    func refreshAgent(_ id: AgentID) async {
+        guard let agent = try? await store.agent(id)?.agent else { return }
+        await agentUpdated(agent)
+    }
+
+    /// Puts the whole state back in line with the database: every agent's profile and every active
+    /// conversation. Repairs whatever a missed notice or a race between nodes left behind.
+    func reconcile() async {
+        let start = tick
+        tick += 1
+        guard let agents = try? await store.allAgents(), let active = try? await store.activeConversations() else { return }
+        for agent in agents where agentApps[agent.id]?.name != agent.name || state.profile(of: agent.id) != profile(agent) {
+            await agentUpdated(agent)
+        }
+        let stillActive = Set(active.map(\.conversation.id))
+        for stored in active { await apply(stored, force: false) }
+        // Active here, not in the database, and untouched since before the read: it ended elsewhere.
+        for id in state.activeConversations.subtracting(stillActive) where (known[id]?.tick ?? 0) < start {
+            known[id] = nil
+            await run(state.conversationEnded(id, now: Date()))
+        }
+        known = known.filter { stillActive.contains($0.key) || $0.value.tick >= start }
+    }
+
+    /// Applies a conversation as the store holds it. Unless forced, a state no newer than the one
+    /// applied last is skipped: an assignment this node has decided but not yet committed keeps its slot.
+    private func apply(_ stored: ActiveConversation, force: Bool) async {
+        let conversation = stored.conversation
+        if !force, let seen = known[conversation.id], seen.seq >= conversation.lastSeq { return }
+        record(conversation)
+        let now = Date()
+        switch (conversation.state, conversation.agentID) {
+        case (.assigned, let agent?):
+            guard force || state.placement(of: conversation.id) != .assigned(agent) else { return }
+            await run(state.conversationAssigned(conversation.id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: now))
+        case (.queued, _):
+            let rank = stored.queueRank ?? state.tailRank(now: now)
+            guard force || state.placement(of: conversation.id) != .queued(conversation.queueID, rank: rank) else { return }
+            await run(state.conversationQueued(conversation.id, queue: conversation.queueID, visitor: conversation.visitorID, rank: rank, now: now))
+        default:
+            guard force || state.placement(of: conversation.id) != nil else { return }
+            await run(state.conversationEnded(conversation.id, now: now))
+        }
+    }
+
+    private func record(_ conversation: Conversation) {
+        tick += 1
+        known[conversation.id] = (max(known[conversation.id]?.seq ?? 0, conversation.lastSeq), tick)
     }
 
     /// An agent takes a waiting conversation by hand.
@@ -103,6 +197,7 @@ actor RoutingEngine {
             let commit = try await store.commit(.transfer(.init(
                 conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
                 byAdmin: caller.role == .admin, target: .agent(.agent(agent.id, name: agent.name)), at: Date())))
+            record(commit.conversation)
             hub.publish(commit)
             await run(followUp)
             logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.agent": "\(agent.id)"])
@@ -119,6 +214,7 @@ actor RoutingEngine {
         let commit = try await store.commit(.transfer(.init(
             conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
             byAdmin: caller.role == .admin, target: .queue(queue, rank: rank), at: Date())))
+        record(commit.conversation)
         hub.publish(commit)
         await run(state.conversationQueued(conversation.id, queue: queue, visitor: conversation.visitorID, rank: rank, now: Date()))
         logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.queue": "\(queue)"])
@@ -131,17 +227,14 @@ actor RoutingEngine {
          Dictionary(uniqueKeysWithValues: queues.map { ($0, state.waiting(in: $0)) }))
     }
 
-    /// Puts routing back in line with what the store holds for a conversation (after a refused commit).
+    /// Puts routing back in line with what the store holds for a conversation (after a refused
+    /// commit: another node got there first, or the visitor cancelled meanwhile).
     private func resynchronize(_ id: ConversationID, app: AppID) async {
-        guard let conversation = try? await store.conversation(id, app: app) else { return }
-        switch (conversation.state, conversation.agentID) {
-        case (.assigned, let agent?):
-            await run(state.conversationAssigned(id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: Date()))
-        case (.queued, _):
-            await run(state.conversationQueued(id, queue: conversation.queueID, visitor: conversation.visitorID, rank: state.tailRank(now: Date()), now: Date()))
-        default:
+        guard let stored = try? await store.conversationAndRank(id, app: app) else {
             await run(state.conversationEnded(id, now: Date()))
+            return
         }
+        await apply(stored, force: true)
     }
 
     // MARK: Actions
@@ -175,15 +268,16 @@ actor RoutingEngine {
         guard let (app, name) = agentApps[agent] else { return }
         do {
             let commit = try await store.commit(.assign(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), at: Date())))
+            record(commit.conversation)
             hub.publish(commit)
             logger.debug("conversation assigned", metadata: ["parley.conversation": "\(id)", "parley.agent": "\(agent)"])
         } catch {
-            // Usually the visitor cancelled meanwhile. If the conversation still waits (a passing
-            // store error), it goes back to the head; otherwise routing forgets it. Either way the
-            // agent's slot is released.
-            let current = try? await store.conversation(id, app: app)
+            // The visitor cancelled meanwhile, another node assigned it first, or the agent is full
+            // with conversations another node gave them. Routing reads back what is true; for a full
+            // agent it first reloads every load, so the same pick is not tried again at once.
             logger.debug("assignment refused", metadata: ["parley.conversation": "\(id)", "error": "\(error)"])
-            await run(state.assignmentFailed(id, agent: agent, stillWaiting: current?.state == .queued, now: Date()))
+            if (error as? StoreError)?.isAtCapacity == true { await reconcile() }
+            await resynchronize(id, app: app)
         }
     }
 
@@ -191,11 +285,12 @@ actor RoutingEngine {
         guard let (app, name) = agentApps[agent] else { return }
         do {
             let commit = try await store.commit(.requeue(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), queueRank: rank, at: Date())))
+            record(commit.conversation)
             hub.publish(commit)
             logger.info("conversation requeued after agent grace", metadata: ["parley.conversation": "\(id)", "parley.agent": "\(agent)"])
         } catch {
-            // The conversation ended meanwhile; routing must forget it.
-            await run(state.conversationEnded(id, now: Date()))
+            // It ended meanwhile, or another node requeued it first: follow what the store holds.
+            await resynchronize(id, app: app)
         }
     }
 

@@ -9,8 +9,12 @@ import ParleyCore
 ///   (longest idle), then the smallest id, so the choice is deterministic.
 /// - Waiting conversations are served in rank order (oldest first); every waiting visitor is told
 ///   their 1-based position whenever it changes.
-/// - An agent who is no longer *present* (offline, or with no open connection) keeps their
-///   conversations for `graceDuration`; then they go back to the head of their queues.
+/// - An agent who is no longer *present* (offline, or with no open connection on any node) keeps
+///   their conversations for `graceDuration`; then they go back to the head of their queues.
+/// - With several nodes, each node's state mirrors the database (decision 0006): the connections
+///   other nodes report come in through ``remotePresence(_:now:)``, other nodes' assignments as
+///   ``conversationAssigned(_:to:queue:visitor:now:)``. The store re-checks capacity, so a decision
+///   made on a stale view is refused, never applied.
 /// The engine (``RoutingEngine``) performs the actions and reports back failures.
 public struct RoutingState: Sendable {
     /// What the engine must do.
@@ -44,11 +48,13 @@ public struct RoutingState: Sendable {
     struct AgentState: Hashable, Sendable {
         var profile: AgentProfile
         var connections = 0
+        /// Connections open on other nodes.
+        var remoteConnections = 0
         var assigned: Set<ConversationID> = []
         var lastAssignedAt: Date?
         var graceDeadline: Date?
 
-        var isPresent: Bool { connections > 0 && profile.availability != .offline && !profile.isDisabled }
+        var isPresent: Bool { connections + remoteConnections > 0 && profile.availability != .offline && !profile.isDisabled }
         var isRoutable: Bool { isPresent && profile.availability == .online && assigned.count < profile.capacity }
     }
 
@@ -90,8 +96,34 @@ public struct RoutingState: Sendable {
     /// How many conversations an agent handles now.
     public func load(of agent: AgentID) -> Int { agents[agent]?.assigned.count ?? 0 }
 
-    /// How many realtime connections an agent has open.
-    public func connections(of agent: AgentID) -> Int { agents[agent]?.connections ?? 0 }
+    /// How many realtime connections an agent has open, on every node.
+    public func connections(of agent: AgentID) -> Int { agents[agent].map { $0.connections + $0.remoteConnections } ?? 0 }
+
+    /// How many realtime connections an agent has open on this node.
+    public func localConnections(of agent: AgentID) -> Int { agents[agent]?.connections ?? 0 }
+
+    /// An agent's profile as routing knows it.
+    public func profile(of agent: AgentID) -> AgentProfile? { agents[agent]?.profile }
+
+    /// Where routing believes a conversation stands.
+    public enum Placement: Hashable, Sendable {
+        case queued(QueueID, rank: Int64)
+        case assigned(AgentID)
+    }
+
+    /// Where a conversation stands for routing: waiting at a rank, held by an agent, or nil (unknown, ended).
+    public func placement(of conversation: ConversationID) -> Placement? {
+        if let agent = owner[conversation] { return .assigned(agent) }
+        for (queue, waiting) in queues {
+            if let entry = waiting.first(where: { $0.conversationID == conversation }) { return .queued(queue, rank: entry.rank) }
+        }
+        return nil
+    }
+
+    /// Every conversation routing holds as waiting or assigned.
+    public var activeConversations: Set<ConversationID> {
+        Set(owner.keys).union(queues.values.flatMap { $0.map(\.conversationID) })
+    }
 
     /// How many conversations wait in a queue.
     public func waiting(in queue: QueueID) -> Int { queues[queue]?.count ?? 0 }
@@ -130,6 +162,21 @@ public struct RoutingState: Sendable {
         return presenceChanged(id, now: now)
     }
 
+    /// The connections each agent has open on the other nodes, as last read from the database
+    /// (agents absent from `connections` have none there).
+    public mutating func remotePresence(_ connections: [AgentID: Int], now: Date) -> [Action] {
+        var actions: [Action] = []
+        var affected = Set<QueueID>()
+        for id in agents.keys.sorted() {
+            let count = max(0, connections[id] ?? 0)
+            guard agents[id]!.remoteConnections != count else { continue }
+            agents[id]!.remoteConnections = count
+            actions += presenceChanged(id, now: now)
+            affected.formUnion(agents[id]!.profile.queueIDs)
+        }
+        return actions + dispatch(queues: affected, now: now)
+    }
+
     /// A conversation is (again) waiting in a queue at `rank`.
     public mutating func conversationQueued(_ id: ConversationID, queue: QueueID, visitor: VisitorID, rank: Int64, now: Date) -> [Action] {
         removeFromQueues(id)
@@ -145,14 +192,20 @@ public struct RoutingState: Sendable {
 
     /// A conversation known to be assigned (at a restart, or to resynchronise after a refused
     /// commit), so every agent's load is right.
+    /// Another node's assignment may displace one this node reserved: the slot it frees takes the
+    /// next waiting conversation, and the queue it left announces new positions.
     public mutating func conversationAssigned(_ id: ConversationID, to agent: AgentID, queue: QueueID, visitor: VisitorID, now: Date) -> [Action] {
-        removeFromQueues(id)
-        releaseOwner(id)
+        var affected = Set<QueueID>()
+        if let left = removeFromQueues(id) { affected.insert(left) }
+        if let previous = releaseOwner(id), previous != agent, let profile = agents[previous]?.profile { affected.formUnion(profile.queueIDs) }
         homes[id] = Home(queue: queue, visitor: visitor)
-        guard agents[agent] != nil else { return [] }
-        owner[id] = agent
-        agents[agent]!.assigned.insert(id)
-        return presenceChanged(agent, now: now)
+        var actions: [Action] = []
+        if agents[agent] != nil {
+            owner[id] = agent
+            agents[agent]!.assigned.insert(id)
+            actions = presenceChanged(agent, now: now)
+        }
+        return actions + dispatch(queues: affected, now: now)
     }
 
     /// A conversation ended or was cancelled: it leaves its queue or frees its agent's slot.
@@ -206,19 +259,6 @@ public struct RoutingState: Sendable {
     /// A rank ahead of everything waiting in a queue now (a conversation transferred to it goes first).
     public mutating func headRank(of queue: QueueID, now: Date) -> Int64 {
         (queues[queue]?.first?.rank ?? tailRank(now: now)) - 1
-    }
-
-    /// The store refused an assignment (the conversation was cancelled meanwhile, say).
-    /// - Parameter stillWaiting: true puts the conversation back at the head of its queue (it never
-    ///   stopped waiting); false forgets it (it ended meanwhile).
-    public mutating func assignmentFailed(_ id: ConversationID, agent: AgentID, stillWaiting: Bool, now: Date) -> [Action] {
-        releaseOwner(id)
-        if stillWaiting, let home = homes[id] {
-            let head = (queues[home.queue]?.first?.rank ?? tailRank(now: now)) - 1
-            return conversationQueued(id, queue: home.queue, visitor: home.visitor, rank: head, now: now)
-        }
-        homes[id] = nil
-        return dispatch(queues: Set(agents[agent]?.profile.queueIDs ?? []), now: now)
     }
 
     /// The grace timer of an agent fired. Requeues the agent's conversations when it is still away.

@@ -58,6 +58,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             if error.isIdempotencyConflict { return .conflict("idempotency_conflict", error.message) }
             if error.isDuplicate { return .conflict("duplicate", error.message) }
             if error.isInvalidInput { return .badRequest(error.message) }
+            if error.isAtCapacity { return .conflict("at_capacity", error.message) }
             return .conflict("invalid_state", error.message)
         case let error as Validation.Failure:
             return error.isTooLarge ? .tooLarge(error.description) : .badRequest(error.description)
