@@ -119,6 +119,32 @@ extension StoreConformance {
         #expect(try await fixture.stored(id).agentID == fixture.agent.id)
     }
 
+    static func assignOrTransfer_toAnAgentAtCapacity_isRefusedAndChangesNothing(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        // The fixture's agents have capacity 3: fill the first one's slots.
+        for _ in 0..<3 { try await fixture.assign(try await fixture.open().conversation.id) }
+        let waiting = try await fixture.open().conversation.id
+        await expectStoreError(.atCapacity, "a fourth conversation for an agent of capacity 3") {
+            try await fixture.assign(waiting)
+        }
+        let stored = try #require(await store.conversationAndRank(waiting, app: fixture.app.id))
+        #expect(stored.conversation.state == .queued && stored.conversation.lastSeq == 1)
+        #expect(stored.queueRank != nil, "still ranked in its queue")
+
+        // A transfer to the full agent is refused the same way; the conversation stays with its agent.
+        let held = try await fixture.open().conversation.id
+        try await fixture.assign(held, to: fixture.otherAgentParticipant)
+        await expectStoreError(.atCapacity, "transferring to a full agent") {
+            try await fixture.transfer(held, by: fixture.otherAgentParticipant, to: .agent(fixture.agentParticipant))
+        }
+        #expect(try await fixture.stored(held).agentID == fixture.otherAgent.id)
+
+        // A slot freed is a slot usable.
+        let first = try #require(await store.conversations(.init(appID: fixture.app.id, agentID: fixture.agent.id, states: [.assigned], limit: 10)).first)
+        try await fixture.end(first.id, by: fixture.agentParticipant)
+        #expect(try await fixture.assign(waiting).conversation.agentID == fixture.agent.id)
+    }
+
     static func messages_fromAssignedAgentAndVisitor_areStoredInOrder(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id

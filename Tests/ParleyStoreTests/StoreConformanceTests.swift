@@ -279,6 +279,11 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test(arguments: StoreFactory.all)
+    func assignOrTransfer_toAnAgentAtCapacity_isRefusedAndChangesNothing(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.assignOrTransfer_toAnAgentAtCapacity_isRefusedAndChangesNothing)
+    }
+
     // MARK: Operations: schema and shared secrets
 
     @Test(arguments: StoreFactory.all)

@@ -37,7 +37,7 @@ final class Counter: Sendable {
 
 /// The kinds of ``StoreError`` a check expects.
 enum StoreErrorKind: String, Sendable {
-    case notFound, idempotencyConflict, invalidState, duplicate
+    case notFound, idempotencyConflict, invalidState, duplicate, atCapacity
 
     func matches(_ error: StoreError) -> Bool {
         switch self {
@@ -45,6 +45,7 @@ enum StoreErrorKind: String, Sendable {
         case .idempotencyConflict: error.isIdempotencyConflict
         case .invalidState: error.isInvalidState
         case .duplicate: error.isDuplicate
+        case .atCapacity: error.isAtCapacity
         }
     }
 }
