@@ -193,7 +193,11 @@ let package = Package(
         // Starts parleyd as a child process, kills it with SIGKILL, and counts lost and duplicated messages.
         .testTarget(
             name: "ParleyDurabilityTests",
-            dependencies: ["ParleyCore", "ParleyTestSupport"],
+            dependencies: [
+                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -36,14 +36,17 @@ final class ParleydSupervisor: Sendable {
     let dataDirectory: URL
     /// Where each start's stdout and stderr go (outside the data directory).
     let logDirectory: URL
+    /// Added to `serve`'s arguments (a `--database` URL, node timings…).
+    let extraArguments: [String]
     private let state = Mutex(State())
     private let http: DurabilityHTTP
 
-    init(executable: URL, dataDirectory: URL, logDirectory: URL, http: DurabilityHTTP) {
+    init(executable: URL, dataDirectory: URL, logDirectory: URL, http: DurabilityHTTP, extraArguments: [String] = []) {
         self.executable = executable
         self.dataDirectory = dataDirectory
         self.logDirectory = logDirectory
         self.http = http
+        self.extraArguments = extraArguments
     }
 
     /// The base URL of the running, healthy server; nil between a kill and the next healthy start.
@@ -73,7 +76,7 @@ final class ParleydSupervisor: Sendable {
         process.arguments = [
             "serve", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--port", "0",
             "--password-cost", "4", "--log-level", "warning",
-        ]
+        ] + extraArguments
         // Nothing from the caller's environment may change where it listens or what it opens.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLEY_") }
         process.standardInput = FileHandle.nullDevice
