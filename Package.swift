@@ -151,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCoreTests",
-            dependencies: ["ParleyCore"],
+            dependencies: ["ParleyCore", "ParleyTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
