@@ -65,6 +65,7 @@ public struct ParleyServer: Sendable {
         addSessionRoutes(to: router)
         addConversationRoutes(to: router)
         addConversationDeskRoutes(to: router)
+        addTranscriptRoutes(to: router)
         addTeamRoutes(to: router)
         addAdminRoutes(to: router)
         addDeskRoutes(to: router)

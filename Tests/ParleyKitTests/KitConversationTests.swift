@@ -42,6 +42,13 @@ struct KitConversationTests {
             #expect(messages.map(\.deliveryState) == [.sent, .sent])
             #expect(messages.map(\.isMine) == [true, false])
 
+            // Save and print: the SDK's transcript is the server's, and says what was written.
+            let transcript = try await visitor.transcript(of: conversation.id)
+            #expect(transcript.lines.compactMap { if case .message(_, let text) = $0.content { text } else { nil } }
+                    == ["Hello, anyone?", "Yes! Looking now."])
+            #expect(transcript.plainText().contains("Yes! Looking now."))
+            #expect(try await agent.transcript(of: conversation.id).lines == transcript.lines, "the agent's transcript says the same")
+
             try await agent.end(conversation.id)
             _ = try await first(visitorEvents) { if case .event(let e) = $0, case .stateChanged(let c) = e.body { c.to == .ended } else { false } }
             #expect(await model.state == .ended)

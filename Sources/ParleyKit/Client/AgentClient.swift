@@ -179,6 +179,12 @@ public actor AgentClient {
         try? await link.send(.typing(.init(conversationID: conversation, isTyping: isTyping)))
     }
 
+    /// A conversation's transcript (no internal notes: they are not part of it), for saving or
+    /// printing; render it with `plainText()` or `html()`.
+    public func transcript(of conversation: ConversationID) async throws -> Transcript {
+        try await http.transcript(of: conversation, token: try token())
+    }
+
     /// Follows a conversation's events from the start (or from where it left off).
     public func follow(_ conversation: ConversationID) async {
         if cursors[conversation] == nil { cursors[conversation] = 0 }

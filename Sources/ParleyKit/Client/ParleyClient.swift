@@ -204,6 +204,12 @@ public actor ParleyClient {
         await publish(conversation)
     }
 
+    /// The conversation's transcript, from its whole history on the server. Render it with
+    /// `plainText()` or `html()` to save, print or share it; the HTML escapes everything written.
+    public func transcript(of conversation: ConversationID) async throws -> Transcript {
+        try await http.transcript(of: conversation, token: try await token(renew: false))
+    }
+
     /// Cancels a conversation that is still waiting in the queue (the same as ending it then).
     public func cancel(_ conversation: ConversationID) async throws { try await end(conversation) }
 
