@@ -21,6 +21,8 @@ public enum Limits {
     /// The longest long-poll wait the server grants, in seconds.
     /// The most events a transcript is made of (about a day of busy chat); longer histories are read by page.
     public static let maxTranscriptEvents: Int64 = 20_000
+    /// Characters in a rating's comment.
+    public static let maxRatingCommentLength = 2_000
     public static let maxLongPollSeconds = 30
     /// The most events one page of history returns.
     public static let maxEventPage = 500

@@ -66,6 +66,7 @@ public struct ParleyServer: Sendable {
         addConversationRoutes(to: router)
         addConversationDeskRoutes(to: router)
         addTranscriptRoutes(to: router)
+        addRatingRoutes(to: router)
         addTeamRoutes(to: router)
         addAdminRoutes(to: router)
         addDeskRoutes(to: router)

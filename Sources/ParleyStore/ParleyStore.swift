@@ -79,6 +79,17 @@ public protocol ParleyStore: Sendable {
     /// Notes with seq greater than `afterSeq`, oldest first, at most `limit`.
     func notes(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [InternalNote]
 
+    // MARK: Ratings
+    /// Stores the rating of an ended conversation of `rating`'s app, replacing an earlier one (whose
+    /// `createdAt` stays). The agent and queue are the conversation's, read in the same transaction.
+    /// Throws ``StoreError/notFound(_:)`` for a conversation of another app or another visitor,
+    /// ``StoreError/invalidState(_:)`` unless it ended after an agent handled it.
+    func rate(_ rating: NewRating) async throws -> Rating
+    /// A conversation's rating, if it has one.
+    func rating(_ id: ConversationID, app: AppID) async throws -> Rating?
+    /// Every rating of an app, as (score, agent, queue), for the admins' averages.
+    func ratingScores(app: AppID) async throws -> [(score: Int, agentID: AgentID?, queueID: QueueID)]
+
     // MARK: Canned responses
     /// Inserts a canned response. Throws ``StoreError/duplicate(_:)`` when the app has the shortcut.
     func insertCannedResponse(_ response: CannedResponse) async throws
@@ -206,5 +217,24 @@ public struct ActiveConversation: Sendable, Hashable {
     public init(conversation: Conversation, queueRank: Int64?) {
         self.conversation = conversation
         self.queueRank = queueRank
+    }
+}
+
+/// A visitor rates a conversation (``ParleyStore/rate(_:)``).
+public struct NewRating: Sendable, Hashable {
+    public var conversationID: ConversationID
+    public var appID: AppID
+    /// The visitor rating: only the conversation's own visitor may.
+    public var visitorID: VisitorID
+    public var score: Int
+    public var comment: String?
+    public var at: Date
+    public init(conversationID: ConversationID, appID: AppID, visitorID: VisitorID, score: Int, comment: String?, at: Date) {
+        self.conversationID = conversationID
+        self.appID = appID
+        self.visitorID = visitorID
+        self.score = score
+        self.comment = comment
+        self.at = at
     }
 }

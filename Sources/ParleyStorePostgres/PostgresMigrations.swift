@@ -92,6 +92,15 @@ enum PostgresMigrations {
                 node_id TEXT NOT NULL, agent_id TEXT NOT NULL, connections BIGINT NOT NULL, PRIMARY KEY (node_id, agent_id))
             """,
         ]),
+        ("0004-ratings", [
+            """
+            CREATE TABLE ratings (
+                conversation_id TEXT PRIMARY KEY REFERENCES conversations(id), app_id TEXT NOT NULL REFERENCES apps(id),
+                queue_id TEXT NOT NULL, agent_id TEXT, score BIGINT NOT NULL CHECK (score BETWEEN 1 AND 5), comment TEXT,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX ratings_app ON ratings(app_id)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

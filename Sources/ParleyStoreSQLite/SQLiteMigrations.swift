@@ -139,6 +139,21 @@ enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("0004-ratings") { db in
+            try db.execute(sql: """
+                CREATE TABLE ratings (
+                    conversation_id TEXT PRIMARY KEY NOT NULL REFERENCES conversations(id),
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    queue_id TEXT NOT NULL,
+                    agent_id TEXT,
+                    score INTEGER NOT NULL CHECK (score BETWEEN 1 AND 5),
+                    comment TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX ratings_app ON ratings(app_id);
+                """)
+        }
         return migrator
     }
 }

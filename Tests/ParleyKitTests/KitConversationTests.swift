@@ -52,6 +52,9 @@ struct KitConversationTests {
             try await agent.end(conversation.id)
             _ = try await first(visitorEvents) { if case .event(let e) = $0, case .stateChanged(let c) = e.body { c.to == .ended } else { false } }
             #expect(await model.state == .ended)
+            let rating = try await visitor.rate(conversation.id, score: 5, comment: "Quick and kind")
+            let agentID = await agent.agent?.id
+            #expect(rating.score == 5 && rating.agentID == agentID)
             await visitor.stop()
             await agent.stop()
         }

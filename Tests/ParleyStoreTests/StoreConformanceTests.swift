@@ -284,6 +284,11 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.assignOrTransfer_toAnAgentAtCapacity_isRefusedAndChangesNothing)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func rate_endedConversation_isStoredAndReplaced_othersRefused(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.rate_endedConversation_isStoredAndReplaced_othersRefused)
+    }
+
     // MARK: Operations: schema and shared secrets
 
     @Test(arguments: StoreFactory.all)

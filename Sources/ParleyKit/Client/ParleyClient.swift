@@ -204,6 +204,17 @@ public actor ParleyClient {
         await publish(conversation)
     }
 
+    /// Rates a conversation that has ended, 1 (bad) to 5 (great), with an optional comment. Rating
+    /// again replaces the earlier rating.
+    /// - Throws: ``ParleyError`` — invalid input for a score outside 1…5, a conflict when the
+    ///   conversation has not ended or nobody answered it.
+    @discardableResult
+    public func rate(_ conversation: ConversationID, score: Int, comment: String? = nil) async throws -> Rating {
+        guard (1...5).contains(score) else { throw ParleyError.invalidInput("score: 1 to 5") }
+        return try await http.request("PUT", "/v1/conversations/\(conversation)/rating", body: RatingRequest(score: score, comment: comment),
+                                      token: try await token(renew: false), as: Rating.self)
+    }
+
     /// The conversation's transcript, from its whole history on the server. Render it with
     /// `plainText()` or `html()` to save, print or share it; the HTML escapes everything written.
     public func transcript(of conversation: ConversationID) async throws -> Transcript {

@@ -62,6 +62,11 @@ extension ParleyServer {
             return JSONResponse(try await self.admin.renameQueue(queue, app: app, name: body.name))
         }
 
+        admin.get("apps/:app/ratings") { request, context in
+            let app = try await self.administeredApp(request, context)
+            return JSONResponse(try await self.admin.ratingSummary(app: app))
+        }
+
         admin.get("apps/:app/agents") { request, context in
             let app = try await self.administeredApp(request, context)
             return JSONResponse(AgentList(agents: try await self.store.agents(app: app)))
