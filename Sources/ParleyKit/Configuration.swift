@@ -32,6 +32,9 @@ public struct ParleyConfiguration: Sendable {
     /// Where history, the outbox and secrets are kept. Default: a `Parley` folder in the
     /// application-support directory, or the temporary directory where there is none.
     public var storage: StorageLocation = .default
+    /// What the app sets itself of the chat's look (title, welcome message, colour…); every field
+    /// set here wins over the server's (``ParleyClient/appearance()``). Default: nothing overridden.
+    public var appearance = Appearance()
     /// Reconnect delays. Default ``ReconnectPolicy/standard``.
     public var reconnectPolicy: ReconnectPolicy = .standard
     /// The logger. Default: silent.

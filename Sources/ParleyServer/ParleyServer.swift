@@ -18,6 +18,9 @@ public struct ParleyServer: Sendable {
     /// What this node tells the other nodes on the same database (nothing when alone).
     let nodes: NodeLink
     let conversations: ConversationService
+    /// Appearance and business hours, as the app's admins set them.
+    let settings: AppSettings
+    let availability: AvailabilityService
     let admin: AdminService
     let authenticator: Authenticator
     let visitorTokens: VisitorTokens
@@ -37,6 +40,8 @@ public struct ParleyServer: Sendable {
         routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
         nodes = NodeLink(store: store, logger: logger)
         conversations = ConversationService(store: store, hub: hub, routing: routing, nodes: nodes, logger: logger)
+        settings = AppSettings(store: store)
+        availability = AvailabilityService(store: store, settings: settings, routing: routing)
         hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher) { [routing, hub, nodes] agent, sessionsEnded in
             if sessionsEnded { hub.revoke(agent: agent.id, reason: agent.isDisabled ? "account disabled" : "password changed") }
@@ -67,6 +72,7 @@ public struct ParleyServer: Sendable {
         addConversationDeskRoutes(to: router)
         addTranscriptRoutes(to: router)
         addRatingRoutes(to: router)
+        addLifecycleRoutes(to: router)
         addTeamRoutes(to: router)
         addAdminRoutes(to: router)
         addDeskRoutes(to: router)

@@ -51,6 +51,13 @@ public enum ConversationLifecycle {
         return unchanged == updated
     }
 
+    /// How long a conversation waited, when this change assigns it after waiting: the stores keep
+    /// these as samples for the estimated wait (``WaitEstimator``).
+    public static func waitSample(from current: Conversation?, to updated: Conversation) -> WaitEstimator.Sample? {
+        guard let current, current.state == .queued, updated.state == .assigned, let queuedAt = current.queuedAt else { return nil }
+        return WaitEstimator.Sample(queuedAt: queuedAt, assignedAt: updated.updatedAt)
+    }
+
     /// Refuses a visitor acting on a conversation that is not theirs, as "not found". Stores call it
     /// before anything else (the idempotency lookup included), so nothing about the conversation leaks.
     public static func authorize(_ change: ConversationChange, on conversation: Conversation) throws(StoreError) {

@@ -90,6 +90,16 @@ public protocol ParleyStore: Sendable {
     /// Every rating of an app, as (score, agent, queue), for the admins' averages.
     func ratingScores(app: AppID) async throws -> [(score: Int, agentID: AgentID?, queueID: QueueID)]
 
+    // MARK: App settings and waits
+    /// The JSON document an app keeps under `key` (appearance, a queue's hours, a form), or nil.
+    func setting(_ key: String, app: AppID) async throws -> String?
+    /// Stores the JSON document under `key` for an app, replacing it; nil deletes it.
+    /// Throws ``StoreError/notFound(_:)`` when the app does not exist.
+    func setSetting(_ key: String, app: AppID, value: String?, at: Date) async throws
+    /// How long conversations of a queue waited before an agent took them, most recent first,
+    /// assigned at or after `since`, at most `limit`.
+    func waitSamples(queue: QueueID, since: Date, limit: Int) async throws -> [WaitEstimator.Sample]
+
     // MARK: Canned responses
     /// Inserts a canned response. Throws ``StoreError/duplicate(_:)`` when the app has the shortcut.
     func insertCannedResponse(_ response: CannedResponse) async throws

@@ -101,6 +101,17 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX ratings_app ON ratings(app_id)",
         ]),
+        // App settings (appearance, business hours, forms) as JSON documents, and how long
+        // conversations waited before an agent took them (the estimated wait).
+        ("0005-settings", [
+            """
+            CREATE TABLE app_settings (
+                app_id TEXT NOT NULL REFERENCES apps(id), key TEXT NOT NULL, value TEXT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, key))
+            """,
+            "CREATE TABLE wait_samples (queue_id TEXT NOT NULL, queued_at BIGINT NOT NULL, assigned_at BIGINT NOT NULL)",
+            "CREATE INDEX wait_samples_queue ON wait_samples(queue_id, assigned_at)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -73,6 +73,13 @@ extension PostgresStore {
                 """, logger: logger)
         } else {
             try await write(conversation, queueRank: plan.queueRank, isNew: current == nil, on: connection)
+            if let wait = ConversationLifecycle.waitSample(from: current, to: conversation) {
+                try await connection.query(
+                    """
+                    INSERT INTO wait_samples (queue_id, queued_at, assigned_at)
+                    VALUES (\(conversation.queueID.rawValue), \(Timestamp.millis(wait.queuedAt)), \(Timestamp.millis(wait.assignedAt)))
+                    """, logger: logger)
+            }
         }
         var encodedEvents: [String] = []
         for event in events {

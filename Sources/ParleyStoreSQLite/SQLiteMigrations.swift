@@ -154,6 +154,25 @@ enum SQLiteMigrations {
                 CREATE INDEX ratings_app ON ratings(app_id);
                 """)
         }
+        // App settings (appearance, business hours, forms) as JSON documents, and how long
+        // conversations waited before an agent took them (the estimated wait).
+        migrator.registerMigration("0005-settings") { db in
+            try db.execute(sql: """
+                CREATE TABLE app_settings (
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    key TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, key)
+                ) WITHOUT ROWID;
+                CREATE TABLE wait_samples (
+                    queue_id TEXT NOT NULL,
+                    queued_at INTEGER NOT NULL,
+                    assigned_at INTEGER NOT NULL
+                );
+                CREATE INDEX wait_samples_queue ON wait_samples(queue_id, assigned_at);
+                """)
+        }
         return migrator
     }
 }

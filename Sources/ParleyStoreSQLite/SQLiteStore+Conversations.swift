@@ -85,6 +85,10 @@ extension SQLiteStore {
                 arguments: [conversation.lastSeq, Timestamp.millis(conversation.updatedAt), conversation.id.rawValue])
         } else {
             try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
+            if let wait = ConversationLifecycle.waitSample(from: current, to: conversation) {
+                try db.execute(sql: "INSERT INTO wait_samples (queue_id, queued_at, assigned_at) VALUES (?, ?, ?)",
+                               arguments: [conversation.queueID.rawValue, Timestamp.millis(wait.queuedAt), Timestamp.millis(wait.assignedAt)])
+            }
         }
         var encodedEvents: [String] = []
         encodedEvents.reserveCapacity(events.count)

@@ -15,9 +15,10 @@ struct KitHarness {
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID().uuidString)")
     }
 
-    func visitor(name: String = "Visitor", storage: URL? = nil) -> ParleyClient {
+    func visitor(name: String = "Visitor", storage: URL? = nil, appearance: Appearance = Appearance()) -> ParleyClient {
         var configuration = ParleyConfiguration(serverURL: server.baseURL, appID: server.appID)
         configuration.userName = name
+        configuration.appearance = appearance
         configuration.storage = .directory(storage ?? storageDirectory())
         configuration.reconnectPolicy = Self.fastPolicy
         return ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())

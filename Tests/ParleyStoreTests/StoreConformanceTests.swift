@@ -289,6 +289,16 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.rate_endedConversation_isStoredAndReplaced_othersRefused)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func settings_storedPerAppAndKey_replacedAndDeleted(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.settings_storedPerAppAndKey_replacedAndDeleted)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func assignment_recordsHowLongTheConversationWaited(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.assignment_recordsHowLongTheConversationWaited)
+    }
+
     // MARK: Operations: schema and shared secrets
 
     @Test(arguments: StoreFactory.all)

@@ -204,6 +204,21 @@ public actor ParleyClient {
         await publish(conversation)
     }
 
+    /// The chat's look: the server's appearance for the app, with what ``ParleyConfiguration/appearance``
+    /// sets taking its place. The welcome message is for display only: it is never stored or sent.
+    public func appearance() async throws -> Appearance {
+        let served = try await http.request("GET", "/v1/appearance", token: try await token(renew: false), as: Appearance.self)
+        return served.overridden(by: configuration.appearance)
+    }
+
+    /// Whether a chat can start now in a queue (default: the configured queue, else the app's
+    /// first): open with an estimated wait, closed until the next opening, or no agent online.
+    public func availability(queue: QueueID? = nil) async throws -> AvailabilityReport {
+        let queue = queue ?? configuration.defaultQueueID
+        let path = queue.map { "/v1/availability?queue=\($0)" } ?? "/v1/availability"
+        return try await http.request("GET", path, token: try await token(renew: false), as: AvailabilityReport.self)
+    }
+
     /// Rates a conversation that has ended, 1 (bad) to 5 (great), with an optional comment. Rating
     /// again replaces the earlier rating.
     /// - Throws: ``ParleyError`` — invalid input for a score outside 1…5, a conflict when the

@@ -133,7 +133,7 @@ extension ParleyServer {
 
     /// The `:app` of an admin route, when the caller administers it. Another app is a 404, as if
     /// it did not exist; a plain agent of this app is a 403.
-    private func administeredApp(_ request: Request, _ context: ParleyRequestContext) async throws -> AppID {
+    func administeredApp(_ request: Request, _ context: ParleyRequestContext) async throws -> AppID {
         let caller = try await authenticator.caller(of: request)
         guard let app = context.parameters.get("app").flatMap(AppID.init(validating:)) else { throw APIError.notFound("app not found") }
         switch caller {

@@ -19,7 +19,7 @@ extension ParleyServer {
                 options.timeZone = timeZone
             }
             if let language = query.get("lang") {
-                guard Self.isLanguageTag(language) else { throw APIError.badRequest("lang: a language tag such as en or pt-BR") }
+                guard LocalizedText.isWellFormedTag(language) else { throw APIError.badRequest("lang: a language tag such as en or pt-BR") }
                 options.language = language
             }
             let id = try Self.conversationID(context)
@@ -41,11 +41,5 @@ extension ParleyServer {
             }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-    }
-
-    /// Letters, digits and hyphens, 2–35 characters, starting with a letter (BCP 47's shape, loosely).
-    static func isLanguageTag(_ text: String) -> Bool {
-        (2...35).contains(text.count) && text.first?.isLetter == true
-            && text.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" }
     }
 }

@@ -99,6 +99,11 @@ actor RoutingEngine {
     /// How many realtime connections an agent has open on this node.
     func localConnections(of id: AgentID) -> Int { state.localConnections(of: id) }
 
+    /// Online agents of a queue, and how many conversations wait in it (for the availability report).
+    func availability(of queue: QueueID) -> (agentsOnline: Int, waiting: Int) {
+        (state.agentsOnline(in: queue), state.waiting(in: queue))
+    }
+
     /// An agent's profile as routing knows it.
     func profile(of id: AgentID) -> RoutingState.AgentProfile? { state.profile(of: id) }
 

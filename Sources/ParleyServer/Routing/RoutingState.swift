@@ -125,6 +125,12 @@ public struct RoutingState: Sendable {
         Set(owner.keys).union(queues.values.flatMap { $0.map(\.conversationID) })
     }
 
+    /// How many agents of a queue could take a chat now or soon: online, enabled and connected on
+    /// some node, whether or not they have a free slot.
+    public func agentsOnline(in queue: QueueID) -> Int {
+        agents.values.filter { $0.isPresent && $0.profile.availability == .online && $0.profile.queueIDs.contains(queue) }.count
+    }
+
     /// How many conversations wait in a queue.
     public func waiting(in queue: QueueID) -> Int { queues[queue]?.count ?? 0 }
 
