@@ -9,13 +9,18 @@ public struct ErrorBody: Hashable, Sendable, Codable {
         public var code: String
         /// A human-readable explanation.
         public var message: String
-        public init(code: String, message: String) {
+        /// With `invalid_form`: each refused field and why, in the form's order.
+        public var fields: [FormValidationErrors.FieldError]?
+        public init(code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil) {
             self.code = code
             self.message = message
+            self.fields = fields
         }
     }
     public var error: Detail
-    public init(code: String, message: String) { self.error = Detail(code: code, message: message) }
+    public init(code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil) {
+        self.error = Detail(code: code, message: message, fields: fields)
+    }
 }
 
 /// `GET /health`.
@@ -111,12 +116,20 @@ public struct OpenConversationRequest: Hashable, Sendable, Codable {
     public var queueID: QueueID?
     public var subject: String?
     public var attributes: [String: String]?
-    public init(queueID: QueueID? = nil, subject: String? = nil, attributes: [String: String]? = nil) {
+    /// Answers to the queue's pre-chat form (or, with `offline`, its unavailable form).
+    public var formAnswers: FormAnswers?
+    /// True when the chat is closed or nobody is online: the unavailable form's answers open an
+    /// offline conversation that agents answer later.
+    public var offline: Bool?
+    public init(queueID: QueueID? = nil, subject: String? = nil, attributes: [String: String]? = nil,
+                formAnswers: FormAnswers? = nil, offline: Bool? = nil) {
         self.queueID = queueID
         self.subject = subject
         self.attributes = attributes
+        self.formAnswers = formAnswers
+        self.offline = offline
     }
-    enum CodingKeys: String, CodingKey { case queueID = "queue_id", subject, attributes }
+    enum CodingKeys: String, CodingKey { case queueID = "queue_id", subject, attributes, formAnswers = "form_answers", offline }
 }
 
 /// `GET /v1/conversations`.

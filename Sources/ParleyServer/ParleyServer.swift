@@ -39,8 +39,8 @@ public struct ParleyServer: Sendable {
         hub = Hub()
         routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
         nodes = NodeLink(store: store, logger: logger)
-        conversations = ConversationService(store: store, hub: hub, routing: routing, nodes: nodes, logger: logger)
         settings = AppSettings(store: store)
+        conversations = ConversationService(store: store, hub: hub, routing: routing, nodes: nodes, settings: settings, logger: logger)
         availability = AvailabilityService(store: store, settings: settings, routing: routing)
         hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher) { [routing, hub, nodes] agent, sessionsEnded in

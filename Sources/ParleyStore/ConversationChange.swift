@@ -25,9 +25,13 @@ public enum ConversationChange: Sendable {
         public var attributes: [String: String]
         public var queueRank: Int64
         public var at: Date
+        /// The pre-chat (or unavailable) form's answers, stored in the same transaction.
+        public var formSubmission: FormSubmission?
         /// The visitor as the author of the opening event.
         public var visitor: Participant { .visitor(visitorID, name: visitorName) }
-        public init(id: ConversationID, appID: AppID, queueID: QueueID, visitorID: VisitorID, visitorName: String?, subject: String?, attributes: [String: String], queueRank: Int64, at: Date) {
+        public init(id: ConversationID, appID: AppID, queueID: QueueID, visitorID: VisitorID, visitorName: String?, subject: String?,
+                    attributes: [String: String], queueRank: Int64, at: Date, formSubmission: FormSubmission? = nil) {
+            self.formSubmission = formSubmission
             self.id = id
             self.appID = appID
             self.queueID = queueID

@@ -90,6 +90,14 @@ public protocol ParleyStore: Sendable {
     /// Every rating of an app, as (score, agent, queue), for the admins' averages.
     func ratingScores(app: AppID) async throws -> [(score: Int, agentID: AgentID?, queueID: QueueID)]
 
+    // MARK: Forms
+    /// Stores a form's answers with an ended conversation of the visitor (the post-chat form),
+    /// replacing earlier answers of that kind. Throws ``StoreError/notFound(_:)`` for another app's
+    /// or visitor's conversation, ``StoreError/invalidState(_:)`` unless it has ended.
+    func submitForm(_ submission: FormSubmission, conversation: ConversationID, app: AppID, visitor: VisitorID) async throws
+    /// The forms answered for a conversation (pre-chat or unavailable, post-chat), oldest first.
+    func formSubmissions(_ id: ConversationID, app: AppID) async throws -> [FormSubmission]
+
     // MARK: App settings and waits
     /// The JSON document an app keeps under `key` (appearance, a queue's hours, a form), or nil.
     func setting(_ key: String, app: AppID) async throws -> String?

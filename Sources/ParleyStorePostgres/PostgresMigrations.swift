@@ -112,6 +112,14 @@ enum PostgresMigrations {
             "CREATE TABLE wait_samples (queue_id TEXT NOT NULL, queued_at BIGINT NOT NULL, assigned_at BIGINT NOT NULL)",
             "CREATE INDEX wait_samples_queue ON wait_samples(queue_id, assigned_at)",
         ]),
+        // Form answers kept with their conversation: pre-chat or unavailable, and post-chat.
+        ("0006-forms", [
+            """
+            CREATE TABLE form_answers (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), kind TEXT NOT NULL, answers TEXT NOT NULL,
+                submitted_at BIGINT NOT NULL, PRIMARY KEY (conversation_id, kind))
+            """,
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

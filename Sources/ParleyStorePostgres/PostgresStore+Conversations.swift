@@ -73,6 +73,9 @@ extension PostgresStore {
                 """, logger: logger)
         } else {
             try await write(conversation, queueRank: plan.queueRank, isNew: current == nil, on: connection)
+            if case .open(let open) = change, let submission = open.formSubmission {
+                try await insertFormAnswers(submission, conversation: conversation.id, on: connection)
+            }
             if let wait = ConversationLifecycle.waitSample(from: current, to: conversation) {
                 try await connection.query(
                     """

@@ -173,6 +173,18 @@ enum SQLiteMigrations {
                 CREATE INDEX wait_samples_queue ON wait_samples(queue_id, assigned_at);
                 """)
         }
+        // Form answers kept with their conversation: pre-chat or unavailable, and post-chat.
+        migrator.registerMigration("0006-forms") { db in
+            try db.execute(sql: """
+                CREATE TABLE form_answers (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    kind TEXT NOT NULL,
+                    answers TEXT NOT NULL,
+                    submitted_at INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, kind)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

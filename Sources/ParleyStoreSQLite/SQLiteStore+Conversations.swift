@@ -85,6 +85,9 @@ extension SQLiteStore {
                 arguments: [conversation.lastSeq, Timestamp.millis(conversation.updatedAt), conversation.id.rawValue])
         } else {
             try write(conversation, queueRank: plan.queueRank, isNew: current == nil, in: db)
+            if case .open(let open) = change, let submission = open.formSubmission {
+                try Self.insertFormAnswers(submission, conversation: conversation.id, in: db)
+            }
             if let wait = ConversationLifecycle.waitSample(from: current, to: conversation) {
                 try db.execute(sql: "INSERT INTO wait_samples (queue_id, queued_at, assigned_at) VALUES (?, ?, ?)",
                                arguments: [conversation.queueID.rawValue, Timestamp.millis(wait.queuedAt), Timestamp.millis(wait.assignedAt)])

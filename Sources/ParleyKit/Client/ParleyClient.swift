@@ -150,11 +150,18 @@ public actor ParleyClient {
     }
 
     /// Opens a new conversation (in the configured default queue unless one is given).
-    /// - Throws: ``ParleyError`` (`isNetworkError` while offline).
-    public func openConversation(queue: QueueID? = nil, subject: String? = nil, attributes: [String: String] = [:]) async throws -> Conversation {
+    /// - Parameters:
+    ///   - formAnswers: answers to the queue's pre-chat form, or with `offline`, its unavailable
+    ///     form; check them first with ``Form/validate(_:)``, the same rules the server applies.
+    ///   - offline: true when the chat is closed or nobody is online: the conversation waits for an
+    ///     agent to answer later, and the reply arrives like any other.
+    /// - Throws: ``ParleyError`` (`isNetworkError` while offline; a 400 `invalid_form` with the fields).
+    public func openConversation(queue: QueueID? = nil, subject: String? = nil, attributes: [String: String] = [:],
+                                 formAnswers: FormAnswers? = nil, offline: Bool = false) async throws -> Conversation {
         var merged = configuration.customAttributes.merging(attributes) { _, new in new }
         merged["locale"] = merged["locale"] ?? configuration.locale.identifier
-        let request = OpenConversationRequest(queueID: queue ?? configuration.defaultQueueID, subject: subject, attributes: merged)
+        let request = OpenConversationRequest(queueID: queue ?? configuration.defaultQueueID, subject: subject, attributes: merged,
+                                              formAnswers: formAnswers, offline: offline ? true : nil)
         let conversation = try await http.request("POST", "/v1/conversations", body: request, token: try await token(renew: false), as: Conversation.self)
         remember(conversation)
         snapshots[conversation.id]?.queuePosition = conversation.queuePosition
@@ -202,6 +209,20 @@ public actor ParleyClient {
         let updated = try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try await token(renew: false), as: Conversation.self)
         remember(updated)
         await publish(conversation)
+    }
+
+    /// The forms a queue's chat shows (default: the configured queue, else the app's first).
+    public func forms(queue: QueueID? = nil) async throws -> FormSet {
+        let queue = queue ?? configuration.defaultQueueID
+        let path = queue.map { "/v1/forms?queue=\($0)" } ?? "/v1/forms"
+        return try await http.request("GET", path, token: try await token(renew: false), as: FormSet.self)
+    }
+
+    /// Answers the post-chat form of a conversation that has ended.
+    @discardableResult
+    public func submitPostChat(_ answers: FormAnswers, in conversation: ConversationID) async throws -> FormSubmission {
+        try await http.request("PUT", "/v1/conversations/\(conversation)/forms/post_chat", body: SubmitFormRequest(answers: answers),
+                               token: try await token(renew: false), as: FormSubmission.self)
     }
 
     /// The chat's look: the server's appearance for the app, with what ``ParleyConfiguration/appearance``

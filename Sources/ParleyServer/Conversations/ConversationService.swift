@@ -10,6 +10,8 @@ struct ConversationService: Sendable {
     let hub: Hub
     let routing: RoutingEngine
     let nodes: NodeLink
+    /// The app's forms (pre-chat, unavailable, post-chat), checked when a conversation opens.
+    let settings: AppSettings
     let logger: Logger
 
     /// Which conversations an agent lists.
@@ -102,11 +104,12 @@ struct ConversationService: Sendable {
             guard let first = queues.first else { throw APIError.conflict("no_queue", "the app has no queue yet") }
             queue = first
         }
-        let rank = await routing.tailRank()
         let now = Date()
+        let submission = try await openingForm(request, queue: queue.id, app: visitor.appID, at: now)
+        let rank = await routing.tailRank()
         let commit = try await store.commit(.open(.init(
             id: .generate(at: now), appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
-            subject: request.subject, attributes: request.attributes ?? [:], queueRank: rank, at: now)))
+            subject: request.subject, attributes: request.attributes ?? [:], queueRank: rank, at: now, formSubmission: submission)))
         try await afterCommit(commit, rank: rank)
         logger.debug("conversation opened", metadata: ["parley.conversation": "\(commit.conversation.id)"])
         return try await visible(commit.conversation.id, to: .visitor(visitor))

@@ -10,11 +10,19 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String
+    /// With `invalid_form`: the refused fields.
+    public let fields: [FormValidationErrors.FieldError]?
 
-    public init(status: HTTPResponse.Status, code: String, message: String) {
+    public init(status: HTTPResponse.Status, code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.fields = fields
+    }
+
+    /// 400 `invalid_form`: answers a form refuses, each field with its code (`required`, `invalid_email`…).
+    public static func invalidForm(_ errors: FormValidationErrors) -> APIError {
+        .init(status: .badRequest, code: "invalid_form", message: "the form's answers are not valid: \(errors)", fields: errors.fields)
     }
 
     /// 400: malformed JSON, missing or invalid fields.
@@ -38,7 +46,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     public var isServerFault: Bool { status.code >= 500 }
 
     /// The error as a body value.
-    public var body: ErrorBody { ErrorBody(code: code, message: message) }
+    public var body: ErrorBody { ErrorBody(code: code, message: message, fields: fields) }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = try ParleyJSON.encode(body)
