@@ -179,6 +179,11 @@ public actor AgentClient {
         try? await link.send(.typing(.init(conversationID: conversation, isTyping: isTyping)))
     }
 
+    /// The forms the visitor answered for a conversation (pre-chat or unavailable, post-chat).
+    public func forms(in conversation: ConversationID) async throws -> [FormSubmission] {
+        try await http.request("GET", "/v1/conversations/\(conversation)/forms", token: try token(), as: FormSubmissionList.self).submissions
+    }
+
     /// A conversation's transcript (no internal notes: they are not part of it), for saving or
     /// printing; render it with `plainText()` or `html()`.
     public func transcript(of conversation: ConversationID) async throws -> Transcript {
