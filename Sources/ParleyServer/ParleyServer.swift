@@ -108,6 +108,10 @@ public struct ParleyServer: Sendable {
             ]
         }
 
+        let mailServices: [any Service] = configuration.smtp.map { smtp in
+            [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval, logger: logger)]
+        } ?? []
+
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
@@ -116,7 +120,7 @@ public struct ParleyServer: Sendable {
                     maxFrameSize: Limits.maxFrameBytes,
                     autoPing: .enabled(timePeriod: configuration.heartbeat))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing)] + nodeServices,
+            services: [RoutingService(routing: routing)] + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

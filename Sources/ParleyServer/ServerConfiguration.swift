@@ -20,6 +20,13 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// How many frames may wait for a slow realtime reader before it is cut off. Default 4096.
     public var realtimeBufferLimit: Int = 4096
+    /// The SMTP server transcripts are emailed through; nil (the default) turns transcript email off.
+    public var smtp: SMTPConfiguration?
+    /// How long to wait before each retry of an email that could not be sent; after the last, it is
+    /// given up. Default 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h.
+    public var mailRetryDelays: [TimeInterval] = [30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800]
+    /// How often the outbox is checked for emails due. Default 2 s.
+    public var mailPollInterval: TimeInterval = 2
     /// With a database several nodes share: how often this node beats its heartbeat, reads the other
     /// nodes' agents' connections and reconciles routing with the database. Default 5 s.
     public var nodeHeartbeat: TimeInterval = 5

@@ -98,6 +98,18 @@ public protocol ParleyStore: Sendable {
     /// The forms answered for a conversation (pre-chat or unavailable, post-chat), oldest first.
     func formSubmissions(_ id: ConversationID, app: AppID) async throws -> [FormSubmission]
 
+    // MARK: Mail outbox
+    /// Keeps an email to send, durably, for a conversation of its app.
+    /// Throws ``StoreError/notFound(_:)`` for a conversation of another app.
+    func enqueueMail(_ mail: OutgoingMail) async throws
+    /// Takes up to `limit` pending emails whose attempt is due at `now`, and holds each for `lease`
+    /// (its next attempt moves to `now + lease`), so another node does not send it meanwhile.
+    func claimDueMail(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutgoingMail]
+    /// Records how an attempt ended (counts it, keeps the error, sets the next attempt or the end).
+    func recordMailAttempt(_ id: String, _ attempt: MailAttempt, at: Date) async throws
+    /// The transcript emails of a conversation, oldest first.
+    func mail(conversation: ConversationID, app: AppID) async throws -> [TranscriptEmail]
+
     // MARK: App settings and waits
     /// The JSON document an app keeps under `key` (appearance, a queue's hours, a form), or nil.
     func setting(_ key: String, app: AppID) async throws -> String?

@@ -120,6 +120,17 @@ enum PostgresMigrations {
                 submitted_at BIGINT NOT NULL, PRIMARY KEY (conversation_id, kind))
             """,
         ]),
+        // Transcript emails: an outbox that survives restarts, retried with backoff.
+        ("0007-mail", [
+            """
+            CREATE TABLE mail_outbox (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                recipient TEXT NOT NULL, subject TEXT NOT NULL, text_body TEXT NOT NULL, html_body TEXT NOT NULL, status TEXT NOT NULL,
+                attempts BIGINT NOT NULL, next_attempt_at BIGINT NOT NULL, last_error TEXT, created_at BIGINT NOT NULL, sent_at BIGINT)
+            """,
+            "CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at)",
+            "CREATE INDEX mail_outbox_conversation ON mail_outbox(conversation_id, created_at)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -185,6 +185,28 @@ enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Transcript emails: an outbox that survives restarts, retried with backoff.
+        migrator.registerMigration("0007-mail") { db in
+            try db.execute(sql: """
+                CREATE TABLE mail_outbox (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT NOT NULL,
+                    html_body TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    next_attempt_at INTEGER NOT NULL,
+                    last_error TEXT,
+                    created_at INTEGER NOT NULL,
+                    sent_at INTEGER
+                );
+                CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at);
+                CREATE INDEX mail_outbox_conversation ON mail_outbox(conversation_id, created_at);
+                """)
+        }
         return migrator
     }
 }

@@ -36,6 +36,15 @@ struct Serve: AsyncParsableCommand {
         valueName: "seconds"))
     var nodeTimeout: Double?
 
+    @Option(name: .customLong("smtp"), help: ArgumentHelp(
+        "Email transcripts through this SMTP server: smtp://host[:port] (a relay) or smtps://user:password@host[:465] (env PARLEY_SMTP_URL; default: no email).",
+        valueName: "url"))
+    var smtp: String?
+
+    @Option(name: .customLong("mail-from"), help: ArgumentHelp(
+        "The sender of transcript emails, \"Name <address>\" or an address (env PARLEY_MAIL_FROM; required with --smtp).", valueName: "sender"))
+    var mailFrom: String?
+
     @Option(name: .customLong("admin-token"), help: "Operator token for /v1/admin/apps (env PARLEY_ADMIN_TOKEN; default: none, disabled).")
     var adminToken: String?
 
@@ -68,6 +77,14 @@ struct Serve: AsyncParsableCommand {
         if let grace = offlineGrace ?? environment["PARLEY_OFFLINE_GRACE"].flatMap(Double.init) { configuration.offlineGrace = grace }
         if let beat = nodeHeartbeat ?? environment["PARLEY_NODE_HEARTBEAT"].flatMap(Double.init) { configuration.nodeHeartbeat = beat }
         if let timeout = nodeTimeout ?? environment["PARLEY_NODE_TIMEOUT"].flatMap(Double.init) { configuration.nodeTimeout = timeout }
+        if let url = smtp ?? environment["PARLEY_SMTP_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let sender = mailFrom ?? environment["PARLEY_MAIL_FROM"] else { throw ValidationError("--smtp needs --mail-from") }
+            do {
+                configuration.smtp = try SMTPConfiguration(url: url, from: sender)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         guard configuration.nodeHeartbeat > 0, configuration.nodeTimeout > configuration.nodeHeartbeat else {
             throw ValidationError("--node-timeout must be longer than --node-heartbeat, and both positive")
         }

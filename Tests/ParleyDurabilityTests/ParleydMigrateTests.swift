@@ -16,7 +16,7 @@ struct ParleydMigrateTests {
             let lines = migrate.printed.split(separator: "\n").map(String.init)
             #expect(lines.first == "\(folder.appendingPathComponent("parley.sqlite").path): schema up to date, 2 migrations applied",
                     "run \(run): \(migrate.printed)")
-            #expect(Array(lines.dropFirst()) == ["  0001-core", "  0002-desk", "  0003-nodes", "  0004-ratings", "  0005-settings", "  0006-forms"])
+            #expect(Array(lines.dropFirst()) == ["  0001-core", "  0002-desk", "  0003-nodes", "  0004-ratings", "  0005-settings", "  0006-forms", "  0007-mail"])
         }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("parley.sqlite").path))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("token.key").path),

@@ -299,6 +299,11 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.assignment_recordsHowLongTheConversationWaited)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func mailOutbox_claimedOnceWhileLeased_attemptsRecorded(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.mailOutbox_claimedOnceWhileLeased_attemptsRecorded)
+    }
+
     // MARK: Operations: schema and shared secrets
 
     @Test(arguments: StoreFactory.all)

@@ -41,5 +41,19 @@ extension ParleyServer {
             }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
+
+        // BoldChat's email transcript: queued durably, sent and retried by the mailer.
+        router.post("v1/conversations/:id/transcript/email") { request, context in
+            let caller = try await self.authenticator.caller(of: request)
+            let body = try await request.decodeJSON(EmailTranscriptRequest.self, context: context)
+            let email = try await self.conversations.emailTranscript(
+                try Self.conversationID(context), body, caller: caller, mailEnabled: self.configuration.smtp != nil)
+            return JSONResponse(email, status: .accepted)
+        }
+
+        router.get("v1/conversations/:id/transcript/emails") { request, context in
+            let caller = try await self.authenticator.caller(of: request)
+            return JSONResponse(TranscriptEmailList(emails: try await self.conversations.transcriptEmails(try Self.conversationID(context), caller: caller)))
+        }
     }
 }

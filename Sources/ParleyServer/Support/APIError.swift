@@ -40,6 +40,9 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     /// 413: a body, message or frame over its limit.
     public static func tooLarge(_ message: String) -> APIError { .init(status: .contentTooLarge, code: "too_large", message: message) }
 
+    /// 429: too many requests of a kind in a while (transcript emails per conversation).
+    public static func tooManyRequests(_ message: String) -> APIError { .init(status: .tooManyRequests, code: "too_many_requests", message: message) }
+
     public var description: String { "\(status.code) \(code): \(message)" }
 
     /// True for a 5xx: the server's fault, worth logging.
