@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The table of scripts/bench/two-nodes.sh, from the JSON records parley-load wrote.
+
+    python3 scripts/bench/two-nodes-table.py OUT RUNS PAIRS RATE DRAIN NODE1_CPU NODE2_CPU
+
+Medians with (min–max) over the runs for one node and two nodes, and the ratio two ÷ one. Server
+CPU is summed over the nodes; PostgreSQL's CPU is over the whole generator run (setup included).
+"""
+import json
+import statistics
+import sys
+
+out, runs, pairs, rate, drain, cpu1, cpu2 = sys.argv[1], int(sys.argv[2]), *sys.argv[3:8]
+configs = ("one", "two")
+
+
+def load(config, kind):
+    records = []
+    for r in range(1, runs + 1):
+        try:
+            with open(f"{out}/{config}-{kind}-{r}.json") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            continue
+        try:
+            with open(f"{out}/{config}-{kind}-{r}.pg") as f:
+                record["pg"] = json.load(f)
+        except (OSError, ValueError):
+            pass
+        records.append(record)
+    return records
+
+
+def phase(records, index=0):
+    return [r["phases"][index] for r in records if len(r.get("phases", [])) > index]
+
+
+def number(v):
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
+
+
+def figure(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None, "n/a", 0
+    m = statistics.median(values)
+    return m, (f"{number(m)} ({number(min(values))}–{number(max(values))})" if len(values) > 1 else number(m)), len(values)
+
+
+rows = []
+
+
+def row(kind, name, key):
+    cells = {c: figure(key(load(c, kind))) for c in configs}
+    a, b = cells["one"][0], cells["two"][0]
+    ratio = f"{b / a:.2f}×" if a and b else "n/a"
+    rows.append((name, cells["one"][1], cells["two"][1], ratio, "/".join(str(cells[c][2]) for c in configs)))
+
+
+def field(name):
+    return lambda rs: [x.get(name) for x in phase(rs)]
+
+
+def latency(k, index=0):
+    return lambda rs: [x["latency_ms"][k] for x in phase(rs, index)]
+
+
+def node_cpu(i):
+    """Node i's CPU % of one core in the measured window (one node: node 1 only)."""
+    return lambda rs: [100 * x["server_cpu_s_each"][i] / x["seconds"] if "server_cpu_s_each" in x
+                       else (100 * x["server_cpu_s"] / x["seconds"] if i == 0 and "server_cpu_s" in x else None)
+                       for x in phase(rs)]
+
+
+def pg_cpu(rs):
+    return [100 * r["pg"]["pg_cpu_s"] / r["pg"]["wall_s"] for r in rs if "pg" in r]
+
+
+row("rate", f"open loop {rate} msg/s: delivered msg/s", field("delivered_per_s"))
+for k, label in (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99_9", "p99.9")):
+    row("rate", f"  {label} ms", latency(k))
+row("rate", "  server CPU µs per delivered msg (nodes summed)", field("server_cpu_us_per_delivered"))
+row("rate", "  node 1 CPU %", node_cpu(0))
+row("rate", "  node 2 CPU %", node_cpu(1))
+row("rate", "  PostgreSQL CPU % (whole generator run)", pg_cpu)
+row("flat", "flat out (1 in flight per sender): delivered msg/s", field("delivered_per_s"))
+row("flat", "  acked msg/s", field("acked_per_s"))
+row("flat", "  p50 ms", latency("p50"))
+row("flat", "  p99 ms", latency("p99"))
+row("flat", "  server CPU µs per delivered msg (nodes summed)", field("server_cpu_us_per_delivered"))
+row("flat", "  node 1 CPU %", node_cpu(0))
+row("flat", "  node 2 CPU %", node_cpu(1))
+row("flat", "  PostgreSQL CPU % (whole generator run)", pg_cpu)
+row("flat", "  server RSS MB (nodes summed)", lambda rs: [x.get("server_rss_kb", 0) / 1024 for x in phase(rs)])
+row("flat", "  generator CPU %", lambda rs: [100 * x["generator_cpu_s"] / x["seconds"] for x in phase(rs)])
+row("step", "knee: highest step rate with p99 ≤ 100 ms, nothing lost (msg/s)", lambda rs: [r["knee"]["target_rate"] for r in rs if "knee" in r])
+row("step", "  p99 ms at the knee", lambda rs: [r["knee"]["latency_ms"]["p99"] for r in rs if "knee" in r])
+row("step", "  server CPU µs per delivered msg at the knee", lambda rs: [r["knee"].get("server_cpu_us_per_delivered") for r in rs if "knee" in r])
+
+
+def total(config, name):
+    n = sum(x[name] for kind in ("rate", "flat") for x in phase(load(config, kind)))
+    # The step run's last phase is the overload that ended it: its backlog may outlast the drain.
+    return n + sum(x[name] for r in load(config, "step") for x in r.get("phases", [])[:-1])
+
+
+print(f"\n{pairs} pairs, {runs} runs each, interleaved; PostgreSQL 15 on the same machine; "
+      f"node 1 on CPU{cpu1}, node 2 on CPU{cpu2}, PostgreSQL and the generator unpinned; median (min–max)\n")
+print("| figure | one node | two nodes (visitors on 1, agents on 2) | two ÷ one | n (one/two) |")
+print("|---|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print()
+for c in configs:
+    print(f"{c}: lost {total(c, 'lost')}, duplicated {total(c, 'duplicates')}, out of order {total(c, 'out_of_order')}, "
+          f"errors {total(c, 'errors')} (rate, flat and step runs; lost = not delivered within the {drain} s drain)")
+try:
+    with open(f"{out}/loadavg.txt") as f:
+        print("load average before each run (1/5/15 min): " + "; ".join(
+            f"{c} #{r}: {a}" for c, r, a in (line.split(" ", 2) for line in f.read().splitlines())))
+except OSError:
+    pass
