@@ -94,6 +94,14 @@ row("flat", "  PostgreSQL CPU % (whole generator run)", pg_cpu)
 row("flat", "  server RSS MB (nodes summed)", lambda rs: [x.get("server_rss_kb", 0) / 1024 for x in phase(rs)])
 row("flat", "  generator CPU %", lambda rs: [100 * x["generator_cpu_s"] / x["seconds"] for x in phase(rs)])
 row("step", "knee: highest step rate with p99 ≤ 100 ms, nothing lost (msg/s)", lambda rs: [r["knee"]["target_rate"] for r in rs if "knee" in r])
+# Runs whose first step already broke have no knee: say so rather than n/a.
+for i, c in enumerate(configs):
+    below = [r["phases"][0] for r in load(c, "step") if "knee" not in r and r.get("phases")]
+    if below and rows[-1][1 + i] == "n/a":
+        cells = list(rows[-1])
+        cells[1 + i] = (f"< {below[0]['target_rate']:,.0f} (first step broke in {len(below)} runs: "
+                        f"p99 {number(min(x['latency_ms']['p99'] for x in below))}–{number(max(x['latency_ms']['p99'] for x in below))} ms)")
+        rows[-1] = tuple(cells)
 row("step", "  p99 ms at the knee", lambda rs: [r["knee"]["latency_ms"]["p99"] for r in rs if "knee" in r])
 row("step", "  server CPU µs per delivered msg at the knee", lambda rs: [r["knee"].get("server_cpu_us_per_delivered") for r in rs if "knee" in r])
 
