@@ -7,8 +7,9 @@ Medians with (min–max) over the runs for one node and two nodes, and the ratio
 CPU is summed over the nodes; PostgreSQL's CPU is over the whole generator run (setup included).
 """
 import json
-import statistics
 import sys
+
+from bench_tables import figure, latency, number, phase, print_table
 
 out, runs, pairs, rate, drain, cpu1, cpu2 = sys.argv[1], int(sys.argv[2]), *sys.argv[3:8]
 configs = ("one", "two")
@@ -31,38 +32,19 @@ def load(config, kind):
     return records
 
 
-def phase(records, index=0):
-    return [r["phases"][index] for r in records if len(r.get("phases", [])) > index]
-
-
-def number(v):
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
-
-
-def figure(values):
-    values = [v for v in values if v is not None]
-    if not values:
-        return None, "n/a", 0
-    m = statistics.median(values)
-    return m, (f"{number(m)} ({number(min(values))}–{number(max(values))})" if len(values) > 1 else number(m)), len(values)
-
-
 rows = []
 
 
 def row(kind, name, key):
-    cells = {c: figure(key(load(c, kind))) for c in configs}
+    values = {c: [v for v in key(load(c, kind)) if v is not None] for c in configs}
+    cells = {c: figure(values[c]) for c in configs}
     a, b = cells["one"][0], cells["two"][0]
     ratio = f"{b / a:.2f}×" if a and b else "n/a"
-    rows.append((name, cells["one"][1], cells["two"][1], ratio, "/".join(str(cells[c][2]) for c in configs)))
+    rows.append((name, cells["one"][1], cells["two"][1], ratio, "/".join(str(len(values[c])) for c in configs)))
 
 
 def field(name):
     return lambda rs: [x.get(name) for x in phase(rs)]
-
-
-def latency(k, index=0):
-    return lambda rs: [x["latency_ms"][k] for x in phase(rs, index)]
 
 
 def node_cpu(i):
@@ -106,22 +88,9 @@ row("step", "  p99 ms at the knee", lambda rs: [r["knee"]["latency_ms"]["p99"] f
 row("step", "  server CPU µs per delivered msg at the knee", lambda rs: [r["knee"].get("server_cpu_us_per_delivered") for r in rs if "knee" in r])
 
 
-def total(config, name):
-    n = sum(x[name] for kind in ("rate", "flat") for x in phase(load(config, kind)))
-    # The step run's last phase is the overload that ended it: its backlog may outlast the drain.
-    return n + sum(x[name] for r in load(config, "step") for x in r.get("phases", [])[:-1])
-
-
-print(f"\n{pairs} pairs, {runs} runs each, interleaved; PostgreSQL 15 on the same machine; "
-      f"node 1 on CPU{cpu1}, node 2 on CPU{cpu2}, PostgreSQL and the generator unpinned; median (min–max)\n")
-print("| figure | one node | two nodes (visitors on 1, agents on 2) | two ÷ one | n (one/two) |")
-print("|---|---|---|---|---|")
-for r in rows:
-    print("| " + " | ".join(r) + " |")
-print()
-for c in configs:
-    print(f"{c}: lost {total(c, 'lost')}, duplicated {total(c, 'duplicates')}, out of order {total(c, 'out_of_order')}, "
-          f"errors {total(c, 'errors')} (rate, flat and step runs; lost = not delivered within the {drain} s drain)")
+print_table(f"{pairs} pairs, {runs} runs each, interleaved; PostgreSQL 15 on the same machine; "
+            f"node 1 on CPU{cpu1}, node 2 on CPU{cpu2}, PostgreSQL and the generator unpinned; median (min–max)",
+            ("figure", "one node", "two nodes (visitors on 1, agents on 2)", "two ÷ one", "n (one/two)"), rows, configs, load, drain)
 try:
     with open(f"{out}/loadavg.txt") as f:
         print("load average before each run (1/5/15 min): " + "; ".join(
