@@ -7,8 +7,9 @@ Medians with (min–max) over the runs, and the ratios Parley ÷ Prosody and Par
 with no records shows n/a, so the table also works for TARGETS="parley floor".
 """
 import json
-import statistics
 import sys
+
+from bench_tables import figure, latency, phase, print_table
 
 out, runs, pairs, rate, idle, drain = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 targets = ("parley", "prosody", "floor")
@@ -23,22 +24,6 @@ def load(target, kind):
         except (OSError, ValueError):
             pass
     return records
-
-
-def phase(records, index=0):
-    return [r["phases"][index] for r in records if len(r.get("phases", [])) > index]
-
-
-def number(v):
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
-
-
-def figure(values):
-    values = [v for v in values if v is not None]
-    if not values:
-        return None, "n/a"
-    m = statistics.median(values)
-    return m, f"{number(m)} ({number(min(values))}–{number(max(values))})" if len(values) > 1 else number(m)
 
 
 def ratio(a, b):
@@ -58,10 +43,6 @@ def row(kind, name, key):
     counts = "/".join(str(len([v for v in values[t] if v is not None])) for t in targets)
     rows.append((name, *(medians[t][1] for t in targets),
                  ratio(medians["parley"][0], medians["prosody"][0]), ratio(medians["parley"][0], medians["floor"][0]), counts))
-
-
-def latency(k, index=0):
-    return lambda rs: [x["latency_ms"][k] for x in phase(rs, index)]
 
 
 def cpu(index=0):
@@ -91,18 +72,6 @@ row("idle", f"idle fleet {idle}: KB per connection", lambda rs: [r["idle"].get("
 row("idle", "  connects/s (to the ready frame; Prosody: to <enabled/>)", lambda rs: [r["idle"]["connects_per_s"] for r in rs if "idle" in r])
 
 
-def total(target, field):
-    n = sum(x[field] for kind in ("rate", "flat") for x in phase(load(target, kind)))
-    # The step run's last phase is the overload that ended it: its backlog may outlast the drain.
-    return n + sum(x[field] for r in load(target, "step") for x in r.get("phases", [])[:-1])
-
-
-print(f"\n{pairs} pairs, {runs} runs each; server on CPU0, generator on CPU1; median (min–max)\n")
-print("| figure | Parley | Prosody | floor (Go relay) | Parley ÷ Prosody | Parley ÷ floor | n (Parley/Prosody/floor) |")
-print("|---|---|---|---|---|---|---|")
-for r in rows:
-    print("| " + " | ".join(r) + " |")
-print()
-for t in targets:
-    print(f"{t}: lost {total(t, 'lost')}, duplicated {total(t, 'duplicates')}, out of order {total(t, 'out_of_order')}, "
-          f"errors {total(t, 'errors')} (rate, flat and step runs; lost = not delivered within the {drain} s drain)")
+print_table(f"{pairs} pairs, {runs} runs each; server on CPU0, generator on CPU1; median (min–max)",
+            ("figure", "Parley", "Prosody", "floor (Go relay)", "Parley ÷ Prosody", "Parley ÷ floor", "n (Parley/Prosody/floor)"),
+            rows, targets, load, drain)

@@ -59,7 +59,7 @@ enum IdleFleet {
             headers = visitors.map { [("Authorization", "Bearer \($0.token)")] }
         }
         try await Task.sleep(for: .seconds(1))
-        let before = context.serverPID.flatMap(ProcSample.read)
+        let before = context.serverSample()
         try await loop.submit { [sockets] in engine.sockets = sockets }.get()
         let started = Date()
         try await context.connectAll((0..<count).map {
@@ -73,7 +73,7 @@ enum IdleFleet {
         print(String(format: "connected %d idle visitors in %.2f s (%.0f connections/s, each to its %@)", count, connectSeconds, connectRate,
                      context.target == .prosody ? "<enabled/> (login, bind, stream management)" : "ready frame"))
         try await Task.sleep(for: .seconds(hold))
-        let after = context.serverPID.flatMap(ProcSample.read)
+        let after = context.serverSample()
         let stillOpen = try await loop.submit { count - engine.closed }.get()
         var result: [String: Any] = [
             "connections": count, "connect_seconds": connectSeconds, "connects_per_s": connectRate.rounded(),
@@ -217,7 +217,7 @@ enum Storm {
             }
             return last
         }
-        let server0 = context.serverPID.flatMap(ProcSample.read)
+        let server0 = context.serverSample()
         try await loop.submit {
             engine.expectedLast = lasts
             engine.subscribedCount = 0
@@ -241,7 +241,7 @@ enum Storm {
                     "lost": lost, "duplicates": engine.duplicates, "gaps": engine.gaps, "errors": engine.errors]
         }.get()
         var result = figures
-        if let a = server0, let b = context.serverPID.flatMap(ProcSample.read) {
+        if let a = server0, let b = context.serverSample() {
             result["server_cpu_s"] = b.cpuSeconds - a.cpuSeconds
             result["server_rss_kb"] = b.rssKB
         }

@@ -26,7 +26,8 @@ struct PhaseResult {
     var p50 = 0.0, p90 = 0.0, p99 = 0.0, p999 = 0.0, max = 0.0, mean = 0.0   // ms
     var latencySamples = 0
     var lost = 0, duplicates = 0, outOfOrder = 0, errors = 0
-    var serverCPUSeconds: Double?
+    var serverCPUSeconds: Double?       // summed over the nodes
+    var serverCPUSecondsEach: [Double]? // per node, with several --server-pid
     var serverRSSKB: Int?
     var generatorCPUSeconds = 0.0
 
@@ -48,6 +49,7 @@ struct PhaseResult {
             "generator_cpu_s": generatorCPUSeconds,
         ]
         if let serverCPUSeconds { out["server_cpu_s"] = serverCPUSeconds; out["server_cpu_pct"] = 100 * serverCPUSeconds / seconds }
+        if let serverCPUSecondsEach { out["server_cpu_s_each"] = serverCPUSecondsEach }
         if let us = serverMicrosPerMessage { out["server_cpu_us_per_delivered"] = us }
         if let serverRSSKB { out["server_rss_kb"] = serverRSSKB }
         return out
@@ -58,6 +60,9 @@ struct PhaseResult {
                        label, sentRate, ackedRate, deliveredRate, p50, p90, p99, p999, max, lost, duplicates, errors)
         if let cpu = serverCPUSeconds {
             s += String(format: " | server CPU %.0f%%", 100 * cpu / seconds)
+            if let each = serverCPUSecondsEach {
+                s += " (" + each.map { String(format: "%.0f%%", 100 * $0 / seconds) }.joined(separator: " + ") + ")"
+            }
             if let us = serverMicrosPerMessage { s += String(format: " %.1f µs/msg", us) }
         }
         if let rss = serverRSSKB { s += String(format: " RSS %.1f MB", Double(rss) / 1024) }

@@ -14,6 +14,9 @@ struct ParleyLoad: AsyncParsableCommand {
             --rate messages/s in all (latency from the intended send time), or flat out with --rate 0.
               parley-load --admin-token T --pairs 100 --rate 2000 --duration 10 --server-pid PID
               parley-load --admin-token T --pairs 100 --step --server-pid PID
+              parley-load --admin-token T --url http://127.0.0.1:18181 --agent-url http://127.0.0.1:18182 \
+                --server-pid PID1 --server-pid PID2
+                (two nodes on one PostgreSQL: visitors on one, agents on the other; CPU and RSS summed)
               parley-load --target floor --url http://127.0.0.1:9001 --pairs 100 --rate 2000
               parley-load --target prosody --url http://127.0.0.1:18282 --pairs 100 --rate 2000
                 (XMPP over WebSocket; accounts made by in-band registration; acked = XEP-0198 <a/>)
@@ -30,8 +33,11 @@ struct ParleyLoad: AsyncParsableCommand {
     @Option(name: .customLong("xmpp-domain"), help: "Prosody: the virtual host the accounts live on.")
     var xmppDomain: String = "bench.local"
 
-    @Option(help: "The server's base URL.")
+    @Option(help: "The server's base URL (visitors, and the admin calls that set a run up).")
     var url: String = "http://127.0.0.1:8080"
+
+    @Option(name: .customLong("agent-url"), help: "The agents' node: their login, availability and realtime socket (default: --url). Another node on the same PostgreSQL makes every message cross nodes.")
+    var agentURL: String?
 
     @Option(name: .customLong("admin-token"), help: "parleyd's operator token (--admin-token), to create a fresh app, queue and agents.")
     var adminToken: String?
@@ -57,8 +63,9 @@ struct ParleyLoad: AsyncParsableCommand {
     @Option(help: "Message text bytes.")
     var size: Int = 64
 
-    @Option(name: .customLong("server-pid"), help: "The server's pid, for CPU and RSS from /proc.")
-    var serverPID: Int32?
+    @Option(name: .customLong("server-pid"), help: "The server's pid, for CPU and RSS from /proc; repeat it (or give a comma list) for several nodes: their figures are summed.",
+            transform: ServerPIDs.parse)
+    var serverPIDs: [[Int32]] = []
 
     @Option(help: "Write a JSON record of the run here.")
     var json: String?
@@ -97,16 +104,20 @@ struct ParleyLoad: AsyncParsableCommand {
         guard let target = Target(rawValue: target) else { throw ValidationError("--target is parley, floor or prosody") }
         guard let base = URL(string: url), let host = base.host else { throw ValidationError("bad --url") }
         let port = base.port ?? 80
+        guard let agentBase = URL(string: agentURL ?? url), let agentHost = agentBase.host else { throw ValidationError("bad --agent-url") }
+        if agentURL != nil && target != .parley { throw ValidationError("--agent-url is for --target parley") }
         if target == .parley && adminToken == nil { throw ValidationError("--admin-token is needed for parley (start parleyd with --admin-token)") }
         if smoke {
             pairs = 2; rate = 200; duration = 2; warmup = 0.5; step = false
             drain = max(drain, 30)   // a slow CI machine must not turn late into lost
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let context = RunContext(group: group, target: target, host: host, port: port, base: base, adminToken: adminToken,
-                                 serverPID: serverPID, quiet: quiet, xmppDomain: xmppDomain)
+        let context = RunContext(group: group, target: target, host: host, port: port, base: base,
+                                 agentEndpoint: Endpoint(host: agentHost, port: agentBase.port ?? 80, base: agentBase),
+                                 adminToken: adminToken, serverPIDs: serverPIDs.flatMap { $0 }, quiet: quiet, xmppDomain: xmppDomain)
         var record: [String: Any] = [
-            "tool": "parley-load", "target": target.rawValue, "url": url,
+            "tool": "parley-load", "target": target.rawValue, "url": url, "agent_url": agentURL ?? url,
+            "server_pids": context.serverPIDs.map(Int.init),
             "started_at": ISO8601DateFormatter().string(from: Date()),
         ]
         var failed = false
@@ -178,6 +189,23 @@ struct ParleyLoad: AsyncParsableCommand {
     }
 }
 
+/// Where a node listens.
+struct Endpoint: Sendable {
+    let host: String
+    let port: Int
+    let base: URL
+}
+
+/// `--server-pid`: one pid or a comma list, the option repeated for several nodes.
+enum ServerPIDs {
+    static func parse(_ text: String) throws -> [Int32] {
+        try text.split(separator: ",").map { part in
+            guard let pid = Int32(part.trimmingCharacters(in: .whitespaces)), pid > 0 else { throw ValidationError("bad --server-pid \(text)") }
+            return pid
+        }
+    }
+}
+
 /// What every mode needs: where the server is, how to reach it, the event loop.
 struct RunContext: @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
@@ -185,15 +213,25 @@ struct RunContext: @unchecked Sendable {
     let host: String
     let port: Int
     let base: URL
+    /// The agents' node (the same as host/port/base unless --agent-url).
+    let agentEndpoint: Endpoint
     let adminToken: String?
-    let serverPID: Int32?
+    /// Every node's pid; CPU and RSS are summed over them.
+    let serverPIDs: [Int32]
     let quiet: Bool
     let xmppDomain: String
 
     var api: ParleyAPI { ParleyAPI(base: base) }
+    var agentAPI: ParleyAPI { agentEndpoint.base == base ? api : ParleyAPI(base: agentEndpoint.base) }
 
-    /// Connects each socket with at most `width` handshakes at once.
-    func connectAll(_ items: [(socket: Socket, path: String, headers: [(String, String)], local: String?)], width: Int = 64) async throws {
+    /// The servers' CPU and RSS summed over `serverPIDs`; nil without pids or if one has gone.
+    func serverSample() -> ProcSample? { ProcSample.read(pids: serverPIDs) }
+
+    /// Connects each socket with at most `width` handshakes at once, to `endpoint` (default: --url).
+    func connectAll(_ items: [(socket: Socket, path: String, headers: [(String, String)], local: String?)], width: Int = 64,
+                    to endpoint: Endpoint? = nil) async throws {
+        let host = endpoint?.host ?? self.host
+        let port = endpoint?.port ?? self.port
         var index = 0
         while index < items.count {
             let batch = items[index..<min(index + width, items.count)]
@@ -236,15 +274,17 @@ struct RunContext: @unchecked Sendable {
             return
         }
         let api = self.api
+        let agentAPI = self.agentAPI
         let token = adminToken!
         let app = try await BenchApp.create(api, adminToken: token)
-        let agents = try await app.createAgents(api, adminToken: token, count: pairs)
-        // Agents connect, then go online: routing needs both.
+        let agents = try await app.createAgents(api, adminToken: token, count: pairs, loginAPI: agentAPI)
+        // Agents connect (to --agent-url), then go online: routing needs both.
         let agentSockets = (0..<pairs).map { Socket(index: -1 - $0, delegate: engine) }
-        try await connectAll((0..<pairs).map { (agentSockets[$0], "/v1/realtime", [("Authorization", "Bearer \(agents[$0].token)")], nil) })
+        try await connectAll((0..<pairs).map { (agentSockets[$0], "/v1/realtime", [("Authorization", "Bearer \(agents[$0].token)")], nil) },
+                             to: agentEndpoint)
         try await wait("agent ready", on: loop) { engine.readyCount == pairs }
-        _ = try await api.parallel(pairs, width: 16) { i in
-            try await api.call("PUT", "/v1/agent/availability", token: agents[i].token, body: ["availability": "online"])
+        _ = try await agentAPI.parallel(pairs, width: 16) { i in
+            try await agentAPI.call("PUT", "/v1/agent/availability", token: agents[i].token, body: ["availability": "online"])
         }
         let visitors = try await app.createVisitors(api, count: pairs)
         let opened: [(String, String)] = try await api.parallel(pairs, width: 16) { i in
@@ -316,7 +356,7 @@ struct RunContext: @unchecked Sendable {
                 let s = try await loop.submit { engine.takeSecond() }.get()
                 if !quiet {
                     var line = String(format: "  %5.1fs sent %6d acked %6d delivered %6d  p99 %7.2f ms", Date().timeIntervalSince(started), s.sent, s.acked, s.delivered, s.p99)
-                    if let pid = serverPID, let sample = ProcSample.read(pid: pid) {
+                    if let sample = serverSample() {
                         line += String(format: "  server cpu %.1fs rss %.1f MB", sample.cpuSeconds, Double(sample.rssKB) / 1024)
                     }
                     print(line)
@@ -324,10 +364,10 @@ struct RunContext: @unchecked Sendable {
             }
         }
         try await progress(until: started.addingTimeInterval(warmup))
-        let server0 = serverPID.flatMap(ProcSample.read)
+        let server0 = serverSample()
         let self0 = ProcSample.read(pid: me)
         try await progress(until: started.addingTimeInterval(warmup + duration))
-        let server1 = serverPID.flatMap(ProcSample.read)
+        let server1 = serverSample()
         let self1 = ProcSample.read(pid: me)
         try await loop.submit { engine.stop() }.get()
         let drainEnd = Date().addingTimeInterval(drain)
@@ -360,6 +400,7 @@ struct RunContext: @unchecked Sendable {
         if let a = server0, let b = server1 {
             result.serverCPUSeconds = b.cpuSeconds - a.cpuSeconds
             result.serverRSSKB = b.rssKB
+            if b.each.count > 1 { result.serverCPUSecondsEach = zip(a.each, b.each).map { $1 - $0 } }
         }
         if let a = self0, let b = self1 { result.generatorCPUSeconds = b.cpuSeconds - a.cpuSeconds }
         print(result.line(label))

@@ -94,7 +94,9 @@ struct BenchApp: Sendable {
         return BenchApp(appID: appID, queueID: queueID, runID: runID)
     }
 
-    func createAgents(_ api: ParleyAPI, adminToken: String, count: Int, capacity: Int = 1) async throws -> [AgentLogin] {
+    /// Creates agents through `api` (admin calls); they log in through `loginAPI` (default: the same node).
+    func createAgents(_ api: ParleyAPI, adminToken: String, count: Int, capacity: Int = 1, loginAPI: ParleyAPI? = nil) async throws -> [AgentLogin] {
+        let loginAPI = loginAPI ?? api
         let app = self
         let password = "bench-password-\(runID)"
         return try await api.parallel(count, width: 8) { i in
@@ -102,7 +104,7 @@ struct BenchApp: Sendable {
             _ = try await api.call("POST", "/v1/admin/apps/\(app.appID)/agents", token: adminToken, body: [
                 "name": "Agent \(i)", "email": email, "password": password, "capacity": capacity, "queue_ids": [app.queueID],
             ])
-            let login = try await api.call("POST", "/v1/agent/login", body: ["email": email, "password": password])
+            let login = try await loginAPI.call("POST", "/v1/agent/login", body: ["email": email, "password": password])
             guard let token = login["token"] as? String, let agent = login["agent"] as? [String: Any], let id = agent["id"] as? String else {
                 throw LoadError("bad login answer \(login)")
             }
@@ -124,10 +126,25 @@ struct BenchApp: Sendable {
     }
 }
 
-/// CPU seconds and resident memory of a process, from /proc.
+/// CPU seconds and resident memory of a process (or several, summed), from /proc.
 struct ProcSample {
     var cpuSeconds: Double
     var rssKB: Int
+    /// Each process's CPU seconds, in pid order (one entry for a single process).
+    var each: [Double] = []
+
+    /// The sum over `pids`; nil if there are none or one cannot be read.
+    static func read(pids: [Int32]) -> ProcSample? {
+        guard !pids.isEmpty else { return nil }
+        var sum = ProcSample(cpuSeconds: 0, rssKB: 0)
+        for pid in pids {
+            guard let one = read(pid: pid) else { return nil }
+            sum.cpuSeconds += one.cpuSeconds
+            sum.rssKB += one.rssKB
+            sum.each.append(one.cpuSeconds)
+        }
+        return sum
+    }
 
     static func read(pid: Int32) -> ProcSample? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -142,6 +159,7 @@ struct ProcSample {
                 rss = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
             }
         }
-        return ProcSample(cpuSeconds: (user + system) / ticks, rssKB: rss)
+        let cpu = (user + system) / ticks
+        return ProcSample(cpuSeconds: cpu, rssKB: rss, each: [cpu])
     }
 }

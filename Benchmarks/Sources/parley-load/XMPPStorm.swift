@@ -146,7 +146,7 @@ enum XMPPStorm {
             engine.ready = 0
             engine.counting = true
         }.get()
-        let server0 = context.serverPID.flatMap(ProcSample.read)
+        let server0 = context.serverSample()
         let start = nowNanos()
         let failedConnections = await connectCountingFailures(context, second)
         let upgraded = Double(nowNanos() - start) / 1e9
@@ -163,7 +163,7 @@ enum XMPPStorm {
                     "lost": engine.lost, "duplicates": engine.duplicates, "gaps": 0, "strays": engine.strays, "errors": engine.errors,
                     "failed_connections": failedConnections]
         }.get()
-        if let a = server0, let b = context.serverPID.flatMap(ProcSample.read) {
+        if let a = server0, let b = context.serverSample() {
             result["server_cpu_s"] = b.cpuSeconds - a.cpuSeconds
             result["server_rss_kb"] = b.rssKB
         }
