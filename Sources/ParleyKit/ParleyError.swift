@@ -19,10 +19,13 @@ public struct ParleyError: Error, Hashable, Sendable, CustomStringConvertible {
     let code: Code
     /// What went wrong, for a developer (never contains message text or tokens).
     public let message: String
+    /// For a form's answers the server refused (`invalid_form`): each field and why.
+    public let formErrors: FormValidationErrors?
 
-    init(_ code: Code, _ message: String) {
+    init(_ code: Code, _ message: String, formErrors: FormValidationErrors? = nil) {
         self.code = code
         self.message = message
+        self.formErrors = formErrors
     }
 
     /// The server could not be reached or the connection dropped: recoverable, the SDK retries.
@@ -46,7 +49,7 @@ public struct ParleyError: Error, Hashable, Sendable, CustomStringConvertible {
         case 401: return .init(.unauthorized, message)
         case 404: return .init(.notFound, message)
         case 409: return .init(.conflict(code), message)
-        case 400, 413: return .init(.badInput(code), message)
+        case 400, 413: return .init(.badInput(code), message, formErrors: body?.error.fields.map(FormValidationErrors.init(fields:)))
         default: return .init(.server(status: status, code: code), message)
         }
     }
