@@ -3,7 +3,9 @@ import ParleyCore
 import ParleyKit
 import ParleyKitNIO
 
-/// `parley chat` at work: a ParleyClient, its events printed, the lines typed sent.
+/// `parley chat` at work: a ParleyClient, its events printed, the lines typed sent. A new
+/// conversation goes through ParleyKit's chat screen model, rendered as text: the pre-chat form,
+/// the queue, the unavailable form when closed, the post-chat form and a rating at the end.
 struct ChatTerminal {
     let command: ChatCommand
 
@@ -18,42 +20,138 @@ struct ChatTerminal {
         let events = await client.events()
         try await client.start()
         defer { Task { await client.stop() } }
+        let languages = [configuration.locale.identifier.replacingOccurrences(of: "_", with: "-"), "en"]
+        var prompter = FormPrompter(languages: languages, lines: TerminalIO.lines().makeAsyncIterator())
 
-        // Continue this device's open conversation, or open a new one.
-        let conversation = try await withServerErrors(server: serverURL) {
-            if let existing = try await client.conversations().first(where: { $0.state != .ended }) { return existing }
-            return try await client.openConversation(subject: command.subject)
+        // The chat's look; the welcome message is shown, never stored.
+        if let look = try? await client.appearance() {
+            if let title = look.title { TerminalIO.say("· \(title)") }
+            if let welcome = look.welcomeMessage(for: languages) { TerminalIO.say("· \(welcome)") }
         }
-        let model = try await client.conversation(conversation.id)
-        TerminalIO.say("· conversation \(conversation.id) (\(conversation.state.rawValue)); type a message and Enter, /end to end")
-        for message in await model.messages {
+
+        // Continue this device's open conversation, or walk the chat screen to a new one.
+        let existing = try await withServerErrors(server: serverURL) { try await client.conversations().first(where: { $0.state != .ended }) }
+        var screens: ChatScreenModel?
+        let conversationID: ConversationID
+        if let existing {
+            conversationID = existing.id
+        } else {
+            let model = ChatScreenModel(client: client, queue: command.queue, subject: command.subject)
+            switch try await Self.start(model, prompter: &prompter) {
+            case .started(let id):
+                conversationID = id
+                screens = model
+            case .noForm:
+                // Nobody to answer and no form to leave: the conversation waits in the queue.
+                TerminalIO.say("· you can still write: an agent will answer when one is online")
+                conversationID = try await withServerErrors(server: serverURL) {
+                    try await client.openConversation(subject: command.subject).id
+                }
+            case .none:
+                return
+            }
+        }
+        let conversation = try await client.conversation(conversationID)
+        TerminalIO.say("· conversation \(conversationID) (\(await conversation.state.rawValue)); type a message and Enter, /end to end")
+        for message in await conversation.messages {
             TerminalIO.say("\(message.isMine ? "you" : (message.author.name ?? "agent")): \(message.text)")
         }
 
         let printer = Task {
-            for await event in events { Self.print(event, in: conversation.id) }
+            for await event in events { Self.print(event, in: conversationID) }
         }
         defer { printer.cancel() }
-        for await line in TerminalIO.lines() {
+        while let line = await prompter.lines.next() {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "/end" {
-                try await withServerErrors(server: serverURL) { try await client.end(conversation.id) }
+                try await withServerErrors(server: serverURL) {
+                    if let screens, case .chatting = await screens.screen { await screens.endChat() } else { try await client.end(conversationID) }
+                }
                 TerminalIO.say("· you ended the conversation")
                 break
             }
             do {
-                try await client.send(text, in: conversation.id)
+                try await client.send(text, in: conversationID)
             } catch let error as ParleyError {
                 TerminalIO.say("· not sent: \(error.message)")
             }
         }
         // Let the outbox deliver what was typed last before leaving (bounded).
         let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline, await model.messages.contains(where: { $0.deliveryState == .pending }) {
+        while ContinuousClock.now < deadline, await conversation.messages.contains(where: { $0.deliveryState == .pending }) {
             try await Task.sleep(for: .milliseconds(50))
         }
+        if let screens { await Self.finish(screens, client: client, conversation: conversationID, prompter: &prompter) }
         await client.stop()
+    }
+
+    /// How walking the screens to a conversation ended.
+    enum Start {
+        case started(ConversationID)
+        /// Closed or nobody online, and the app has no unavailable form.
+        case noForm
+    }
+
+    /// Walks the screens until a conversation waits or runs; nil when none starts (sent offline,
+    /// or input ended).
+    static func start(_ model: ChatScreenModel, prompter: inout FormPrompter) async throws -> Start? {
+        await model.start()
+        var answers = FormAnswers()
+        while true {
+            switch await model.screen {
+            case .loading:
+                try await Task.sleep(for: .milliseconds(50))
+            case .preChat(let form):
+                guard let typed = await prompter.ask(form.form, errors: form.errors, previous: answers) else { return nil }
+                answers = typed
+                await model.submitPreChat(typed)
+            case .unavailable(let reason, let form):
+                switch reason {
+                case .closed(let next?): TerminalIO.say("· we are closed; we open again \(next.formatted(date: .abbreviated, time: .shortened))")
+                case .closed(nil): TerminalIO.say("· we are closed")
+                case .noAgentOnline, .cancelled: TerminalIO.say("· nobody can answer right now")
+                }
+                guard let form else { return .noForm }
+                TerminalIO.say("· leave a message and we will answer it here later:")
+                guard let typed = await prompter.ask(form.form, errors: form.errors, previous: answers) else { return nil }
+                answers = typed
+                await model.submitOfflineForm(typed)
+            case .offlineSubmitted:
+                TerminalIO.say("· your message is sent; an agent will answer it in this conversation")
+                return nil
+            case .queued, .chatting, .postChat, .ended:
+                return await model.conversationID.map(Start.started)
+            case .error(let error):
+                TerminalIO.say("· cannot start the chat: \(error.message)")
+                throw error
+            }
+        }
+    }
+
+    /// After the end: the post-chat form, then a rating, when the app asks for them.
+    static func finish(_ model: ChatScreenModel, client: ParleyClient, conversation: ConversationID, prompter: inout FormPrompter) async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        var answers = FormAnswers()
+        while ContinuousClock.now < deadline {
+            switch await model.screen {
+            case .postChat(let form) where !form.isSubmitting:
+                guard let typed = await prompter.ask(form.form, errors: form.errors, previous: answers) else { return }
+                answers = typed
+                await model.submitPostChat(typed)
+                guard case .ended = await model.screen else { continue }
+                TerminalIO.say("? Rate this conversation [1–5] (Enter to skip)")
+                if let line = await prompter.lines.next(), let score = Int(line.trimmingCharacters(in: .whitespaces)), (1...5).contains(score) {
+                    _ = try? await client.rate(conversation, score: score)
+                }
+                TerminalIO.say("· thanks for your answers")
+                return
+            case .ended, .error, .offlineSubmitted:
+                return
+            default:
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
     }
 
     static func print(_ event: ParleyEvent, in conversation: ConversationID) {

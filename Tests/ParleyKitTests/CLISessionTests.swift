@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyServer
+import ParleyStore
 import ParleyTestSupport
 import Testing
 
@@ -34,6 +35,54 @@ struct CLISessionTests {
             try await chat.waitFor("you ended the conversation")
             #expect(try await chat.waitForExit() == 0)
             try await agent.waitFor("ended")
+            agent.type("/quit")
+            #expect(try await agent.waitForExit() == 0)
+        }
+    }
+
+    @Test func parleyChat_rendersTheChatScreen_preChatFormRefusedThenAccepted_postChatAndRating() async throws {
+        try await withServer { server in
+            let forms = "/v1/admin/apps/\(server.appID)/forms"
+            let email = FormField(key: "email", kind: .email, isRequired: true, label: ["en": "Your email"], hint: ["en": "for the transcript"])
+            let topic = FormField(key: "topic", kind: .select, label: ["en": "Topic"],
+                                  options: [.init(value: "billing", label: ["en": "Billing"]), .init(value: "tech", label: ["en": "Technical"])])
+            let score = FormField(key: "helpful", kind: .checkbox, label: ["en": "Did we help?"])
+            #expect(try await server.http.send("PUT", "\(forms)/pre_chat", Form(kind: .preChat, fields: [email, topic]), token: server.adminToken).status == 200)
+            #expect(try await server.http.send("PUT", "\(forms)/post_chat", Form(kind: .postChat, fields: [score]), token: server.adminToken).status == 200)
+            #expect(try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/appearance",
+                                               Appearance(title: "Acme help", welcomeMessage: ["en": "Hi! Ask us anything."]), token: server.adminToken).status == 200)
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let agent = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
+                                         environment: ["PARLEY_PASSWORD": server.demo.password])
+            defer { agent.terminate() }
+            try await agent.waitFor("signed in as Demo Agent (online)")
+
+            let chat = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann", "--storage", storage.path,
+            ])
+            defer { chat.terminate() }
+            try await chat.waitFor("Hi! Ask us anything.")
+            try await chat.waitFor("? Your email (required) — for the transcript")
+            chat.type("ann-at-example")
+            try await chat.waitFor("1) Billing")
+            chat.type("2")
+            try await chat.waitFor("Your email: that is not an email address")
+            chat.type("ann@example.com")
+            try await chat.waitFor("type a message")
+            try await chat.waitFor("Demo Agent joined")
+            chat.type("/end")
+            try await chat.waitFor("? Did we help? (Enter to skip) [y/n]")
+            chat.type("y")
+            try await chat.waitFor("? Rate this conversation [1–5]")
+            chat.type("4")
+            try await chat.waitFor("thanks for your answers")
+            #expect(try await chat.waitForExit() == 0)
+
+            let conversation = try #require(try await server.store.conversations(.init(appID: server.appID, limit: 10)).first)
+            let answered = try await server.store.formSubmissions(conversation.id, app: server.appID)
+            #expect(answered.map(\.answers) == [["email": .text("ann@example.com"), "topic": .text("tech")], ["helpful": .bool(true)]])
+            #expect(try await server.store.rating(conversation.id, app: server.appID)?.score == 4)
             agent.type("/quit")
             #expect(try await agent.waitForExit() == 0)
         }

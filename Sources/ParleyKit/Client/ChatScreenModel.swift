@@ -8,6 +8,7 @@ import ParleyCore
 public actor ChatScreenModel {
     private let client: ParleyClient
     private let queue: QueueID?
+    private let subject: String?
     private var machine = ChatScreenMachine()
     private var observers: [UUID: AsyncStream<ChatScreen>.Continuation] = [:]
     private var follower: Task<Void, Never>?
@@ -15,10 +16,12 @@ public actor ChatScreenModel {
     /// The conversation the screen shows, once one is started.
     public private(set) var conversationID: ConversationID?
 
-    /// A model for a chat in `queue` (default: the client's configured queue, else the app's first).
-    public init(client: ParleyClient, queue: QueueID? = nil) {
+    /// A model for a chat in `queue` (default: the client's configured queue, else the app's first),
+    /// whose conversation opens with `subject`.
+    public init(client: ParleyClient, queue: QueueID? = nil, subject: String? = nil) {
         self.client = client
         self.queue = queue
+        self.subject = subject
     }
 
     /// The screen now.
@@ -79,7 +82,7 @@ public actor ChatScreenModel {
                 // Listening before the conversation exists: an agent may take it at once.
                 let events = await client.events()
                 let conversation = try await client.openConversation(
-                    queue: queue, formAnswers: answers.isEmpty && machine.forms?.preChat == nil ? nil : FormAnswers(answers))
+                    queue: queue, subject: subject, formAnswers: answers.isEmpty && machine.forms?.preChat == nil ? nil : FormAnswers(answers))
                 conversationID = conversation.id
                 follow(conversation.id, events: events)
                 await apply { $0.conversationQueued(position: conversation.queuePosition) }
@@ -87,7 +90,7 @@ public actor ChatScreenModel {
             case .cancelConversation, .endConversation:
                 if let id = conversationID { try await client.end(id) }
             case .submitOfflineForm(let answers):
-                let conversation = try await client.openConversation(queue: queue, formAnswers: FormAnswers(answers), offline: true)
+                let conversation = try await client.openConversation(queue: queue, subject: subject, formAnswers: FormAnswers(answers), offline: true)
                 conversationID = conversation.id
                 await apply { $0.submissionAccepted() }
             case .submitPostChat(let answers):
