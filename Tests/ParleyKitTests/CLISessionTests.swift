@@ -8,14 +8,20 @@ import Testing
 /// The real `parley chat` and `parley agent` binaries, driven like two people at two terminals.
 @Suite(.timeLimit(.minutes(2)))
 struct CLISessionTests {
+    /// `parley agent` signed in as the demo agent, online.
+    static func demoAgentTerminal(_ server: TestServer) async throws -> ChildProcess {
+        let agent = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
+                                     environment: ["PARLEY_PASSWORD": server.demo.password])
+        try await agent.waitFor("signed in as Demo Agent (online)")
+        return agent
+    }
+
     @Test func parleyChatAndParleyAgent_exchangeMessages_andEnd() async throws {
         try await withServer { server in
             let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: storage) }
-            let agent = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
-                                         environment: ["PARLEY_PASSWORD": server.demo.password])
+            let agent = try await Self.demoAgentTerminal(server)
             defer { agent.terminate() }
-            try await agent.waitFor("signed in as Demo Agent (online)")
 
             let chat = try ChildProcess("parley", arguments: [
                 "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann",
@@ -53,10 +59,8 @@ struct CLISessionTests {
                                                Appearance(title: "Acme help", welcomeMessage: ["en": "Hi! Ask us anything."]), token: server.adminToken).status == 200)
             let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: storage) }
-            let agent = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
-                                         environment: ["PARLEY_PASSWORD": server.demo.password])
+            let agent = try await Self.demoAgentTerminal(server)
             defer { agent.terminate() }
-            try await agent.waitFor("signed in as Demo Agent (online)")
 
             let chat = try ChildProcess("parley", arguments: [
                 "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann", "--storage", storage.path,
@@ -92,10 +96,8 @@ struct CLISessionTests {
         try await withServer { server in
             let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: storage) }
-            let first = try ChildProcess("parley", arguments: ["agent", "--server", server.baseURL.absoluteString, "--email", server.demo.agent.email],
-                                         environment: ["PARLEY_PASSWORD": server.demo.password])
+            let first = try await Self.demoAgentTerminal(server)
             defer { first.terminate() }
-            try await first.waitFor("signed in as Demo Agent (online)")
             let chat = try ChildProcess("parley", arguments: [
                 "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann", "--storage", storage.path,
             ])
