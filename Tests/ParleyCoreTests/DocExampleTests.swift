@@ -80,6 +80,10 @@ struct DocExampleTests {
             entry(DeskSession.self), entry(TransferRequest.self), entry(AddNoteRequest.self), entry(InternalNote.self),
             entry(NoteList.self), entry(CannedResponse.self), entry(CannedResponseRequest.self), entry(CannedResponseList.self),
             entry(Team.self), entry(Visitor.self),
+            entry(Appearance.self), entry(BusinessHours.self), entry(AvailabilityReport.self), entry(Form.self), entry(FormSet.self),
+            entry(FormSubmission.self), entry(FormSubmissionList.self), entry(SubmitFormRequest.self), entry(Rating.self),
+            entry(RatingRequest.self), entry(RatingSummary.self), entry(EmailTranscriptRequest.self), entry(TranscriptEmail.self),
+            entry(TranscriptEmailList.self),
         ]
     }()
 
