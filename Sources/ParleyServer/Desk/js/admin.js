@@ -1,14 +1,18 @@
-// Admin pages (role admin only): agents, queues, canned responses, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
 import { renderCanned } from "./admin-canned.js";
+import { renderForms } from "./admin-forms.js";
 import { renderQueues } from "./admin-queues.js";
+import { renderRatings } from "./admin-ratings.js";
 
 const PAGES = {
   agents: { title: "Agents", render: renderAgents },
   queues: { title: "Queues", render: renderQueues },
   canned: { title: "Canned responses", render: renderCanned },
+  ratings: { title: "Ratings", render: renderRatings },
+  forms: { title: "Forms", render: renderForms },
   app: { title: "App & key", render: renderApp },
 };
 
