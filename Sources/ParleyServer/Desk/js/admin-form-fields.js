@@ -1,6 +1,7 @@
 // The field list of the form editor: one fieldset per field (key, kind, required, a label per
 // language, options, default calling code), with move up / move down / remove. Edits change the
 // field objects in place; structural changes call `changed()` so the list is drawn again.
+import { parseLanguages } from "./admin-ui.js";
 import { h } from "./dom.js";
 
 export const FIELD_KINDS = [
@@ -12,12 +13,6 @@ const CHOICE_KINDS = new Set(["select", "radio"]);
 /** A new, empty field. */
 export function newField() {
   return { key: "", kind: "single_line", required: false, label: {} };
-}
-
-/** "en, de-AT" → ["en", "de-AT"], always with "en" first. */
-export function parseLanguages(text) {
-  const tags = text.split(/[\s,]+/).map((tag) => tag.trim()).filter(Boolean);
-  return ["en", ...new Set(tags.filter((tag) => tag.toLowerCase() !== "en"))];
 }
 
 /** The languages the fields already carry labels in. */

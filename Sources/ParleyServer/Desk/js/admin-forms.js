@@ -2,10 +2,10 @@
 // (a queue's form wins over the app's). Edited here, saved with PUT, removed with DELETE; the
 // server checks the definition and its 400 lists every problem, shown as it is.
 import { api, ApiError } from "./api.js";
-import { adminAction, toolbar } from "./admin-ui.js";
+import { adminAction, languagesField, toolbar } from "./admin-ui.js";
 import { confirmAction } from "./dialogs.js";
 import { byId, h, replaceChildren } from "./dom.js";
-import { fieldList, fieldsForServer, languagesOf, newField, parseLanguages } from "./admin-form-fields.js";
+import { fieldList, fieldsForServer, languagesOf, newField } from "./admin-form-fields.js";
 import { state } from "./store.js";
 
 export const FORM_KINDS = [["pre_chat", "Pre-chat"], ["unavailable", "Offline message (unavailable)"], ["post_chat", "Post-chat"]];
@@ -33,11 +33,6 @@ export async function renderForms(reload) {
     if (focus) list.querySelector(focus)?.focus() ?? byId("form-add-field").focus();
   };
   drawFields();
-  const applyLanguages = (input) => {
-    editor.languages = parseLanguages(input.value);
-    input.value = editor.languages.join(", ");
-    drawFields();
-  };
 
   const save = async () => {
     error.hidden = true;
@@ -63,12 +58,7 @@ export async function renderForms(reload) {
       h("p", { id: "form-status", class: "field-hint" }, editor.exists
         ? `Saved: ${editor.fields.length} field${editor.fields.length === 1 ? "" : "s"}.`
         : editor.queue ? "Not defined for this queue: its chats use the app-wide form, if any." : "Not defined: chats show no such form."),
-      h("div", { class: "field" },
-        h("label", { for: "form-languages" }, "Label languages"),
-        h("input", { id: "form-languages", value: editor.languages.join(", "), autocomplete: "off", "aria-describedby": "form-languages-hint",
-          onchange: (event) => applyLanguages(event.target),
-          onkeydown: (event) => event.key === "Enter" && applyLanguages(event.target) }),
-        h("span", { class: "field-hint", id: "form-languages-hint" }, "English always; add tags such as de, fr, pt-BR, separated by commas.")),
+      languagesField("form-languages", "Label languages", editor.languages, (tags) => { editor.languages = tags; drawFields(); }),
       h("p", { class: "field-hint", id: "form-key-hint" }, "Keys name the answers (letters, digits, _); left empty, one is made from the English label."),
       list,
       error,

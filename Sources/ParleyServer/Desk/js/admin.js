@@ -1,7 +1,8 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
+import { renderAppearance } from "./admin-appearance.js";
 import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
 import { renderQueues } from "./admin-queues.js";
@@ -13,6 +14,7 @@ const PAGES = {
   canned: { title: "Canned responses", render: renderCanned },
   ratings: { title: "Ratings", render: renderRatings },
   forms: { title: "Forms", render: renderForms },
+  appearance: { title: "Appearance", render: renderAppearance },
   app: { title: "App & key", render: renderApp },
 };
 
