@@ -41,6 +41,15 @@ def type_into(desk, css, text):
     field.send_keys(text)
 
 
+def add_field(desk, index, kind, label, key=None):
+    """Adds field `index` (0-based) with the editor's "Add field": its kind, English label and key."""
+    desk.find("#form-add-field").click()
+    type_into(desk, f"#form-field-{index}-label-en", label)
+    if key:
+        type_into(desk, f"#form-field-{index}-key", key)
+    choose(desk, f"#form-field-{index}-kind", kind)
+
+
 def test_admin_defines_a_pre_chat_form_that_chats_are_served(admin_desk, world):
     desk = admin_desk
     # No form yet answers 404, the refused definition 400: expected failed requests.
@@ -58,16 +67,10 @@ def test_admin_defines_a_pre_chat_form_that_chats_are_served(admin_desk, world):
 
         type_into(desk, "#form-languages", "en, de\n")
         desk.wait(lambda: desk.find("#form-languages").get_attribute("value") == "en, de", message="the languages")
-        desk.find("#form-add-field").click()
-        type_into(desk, "#form-field-0-label-en", "Your email")
+        add_field(desk, 0, "email", "Your email", key="email")
         type_into(desk, "#form-field-0-label-de", "Ihre E-Mail")
-        type_into(desk, "#form-field-0-key", "email")
-        choose(desk, "#form-field-0-kind", "email")
         desk.find("#form-field-0-required").click()
-
-        desk.find("#form-add-field").click()
-        type_into(desk, "#form-field-1-label-en", "Topic")
-        choose(desk, "#form-field-1-kind", "select")
+        add_field(desk, 1, "select", "Topic")  # no key: made from the label
         # A select without options is refused by the server: its message shows, nothing is saved.
         desk.find("#form-save").click()
         error = desk.visible("#form-editor-error")
@@ -77,10 +80,7 @@ def test_admin_defines_a_pre_chat_form_that_chats_are_served(admin_desk, world):
         type_into(desk, "#form-field-1-options", "billing = Billing\ntech = Technical")
         desk.find("#form-field-1-up").click()  # Topic first
         desk.wait(lambda: desk.find("#form-field-0-label-en").get_attribute("value") == "Topic", message="the field moved up")
-        desk.find("#form-add-field").click()
-        type_into(desk, "#form-field-2-label-en", "Phone")
-        type_into(desk, "#form-field-2-key", "phone")
-        choose(desk, "#form-field-2-kind", "phone")
+        add_field(desk, 2, "phone", "Phone", key="phone")
         type_into(desk, "#form-field-2-calling-code", "49")
         desk.find("#form-save").click()
         desk.wait(lambda: "Saved: 3 fields." in desk.find("#form-status").text, message="the saved form")

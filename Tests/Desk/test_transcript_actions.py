@@ -63,6 +63,7 @@ def test_email_transcript_shows_the_servers_answer(chat):
     field.send_keys("ann@example.com")
     desk.find("#form-dialog-submit").click()
     desk.wait(lambda: "sends no email" in desk.find("#form-dialog-error").text, message="the mail_not_configured answer")
+    assert desk.find("#form-dialog-error").text.startswith("This server sends no email: it was started without SMTP")
     assert desk.find("#form-dialog").is_displayed()  # still open: nothing was sent
     desk.find("#form-dialog button[data-close]").click()
     desk.gone("#form-dialog")
