@@ -109,10 +109,13 @@ def desks(request, server):
         if failed(request):
             desk.save_artifacts(ARTIFACTS, name)
         problems += [f"[{desk.label}] {entry['level']}: {entry['message']}" for entry in desk.console_problems()]
-        desk.quit()
+    # Artifacts need live browsers: quit them only after saving.
     if problems and not failed(request):
         for desk in opened:
             desk.save_artifacts(ARTIFACTS, name)
+    for desk in opened:
+        desk.quit()
+    if problems and not failed(request):
         pytest.fail("browser console problems:\n" + "\n".join(problems))
 
 

@@ -9,8 +9,9 @@ from .lines import LineLog
 
 
 class Parleyd:
-    def __init__(self, binary, data_dir, log_path, offline_grace=5):
+    def __init__(self, binary, data_dir, log_path, offline_grace=5, extra_arguments=()):
         self.binary = binary
+        self.extra_arguments = list(extra_arguments)
         self.data_dir = data_dir
         self.log_path = log_path
         self.offline_grace = offline_grace
@@ -26,6 +27,7 @@ class Parleyd:
             "--port", str(self.port),
             "--password-cost", "4",
             "--offline-grace", str(self.offline_grace),
+            *self.extra_arguments,
         ]
         self._log = open(self.log_path, "a")
         self._log.write(f"\n=== {' '.join(arguments)}\n")

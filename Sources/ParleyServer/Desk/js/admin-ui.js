@@ -32,3 +32,23 @@ export function cell(label, ...content) {
 export function toolbar(text, ...buttons) {
   return h("div", { class: "toolbar" }, h("p", {}, text), h("div", {}, ...buttons));
 }
+
+/** "en, de-AT" → ["en", "de-AT"], always with "en" first. */
+export function parseLanguages(text) {
+  const tags = text.split(/[\s,]+/).map((tag) => tag.trim()).filter(Boolean);
+  return ["en", ...new Set(tags.filter((tag) => tag.toLowerCase() !== "en"))];
+}
+
+/** A "languages" text field (English always first); `choose(tags)` runs on change or Enter. */
+export function languagesField(id, label, languages, choose) {
+  const apply = (input) => {
+    const tags = parseLanguages(input.value);
+    input.value = tags.join(", ");
+    choose(tags);
+  };
+  return h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("input", { id, value: languages.join(", "), autocomplete: "off", "aria-describedby": `${id}-hint`,
+      onchange: (event) => apply(event.target), onkeydown: (event) => event.key === "Enter" && apply(event.target) }),
+    h("span", { class: "field-hint", id: `${id}-hint` }, "English always; add tags such as de, fr, pt-BR, separated by commas."));
+}

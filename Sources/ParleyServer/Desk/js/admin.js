@@ -1,14 +1,22 @@
-// Admin pages (role admin only): agents, queues, canned responses, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
+import { renderAppearance } from "./admin-appearance.js";
 import { renderCanned } from "./admin-canned.js";
+import { renderForms } from "./admin-forms.js";
+import { renderHours } from "./admin-hours.js";
 import { renderQueues } from "./admin-queues.js";
+import { renderRatings } from "./admin-ratings.js";
 
 const PAGES = {
   agents: { title: "Agents", render: renderAgents },
   queues: { title: "Queues", render: renderQueues },
   canned: { title: "Canned responses", render: renderCanned },
+  ratings: { title: "Ratings", render: renderRatings },
+  forms: { title: "Forms", render: renderForms },
+  appearance: { title: "Appearance", render: renderAppearance },
+  hours: { title: "Business hours", render: renderHours },
   app: { title: "App & key", render: renderApp },
 };
 

@@ -10,6 +10,8 @@ import { agentName, catchUp, isMine, loadNotes, queueName, state, timeline, upse
 import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
 import { reconcile, transcriptItems } from "./transcript.js";
 import { openTransfer } from "./transfer.js";
+import { showAnswers } from "./answers.js";
+import { initTranscriptActions, updateTranscriptLinks } from "./transcript-actions.js";
 import { hideVisitor, showVisitor } from "./visitor.js";
 
 /** key → {version, element} for the transcript on screen. */
@@ -25,6 +27,7 @@ export function initConversation() {
   byId("accept").addEventListener("click", accept);
   byId("end").addEventListener("click", end);
   byId("transfer").addEventListener("click", () => state.openID && openTransfer(state.openID));
+  initTranscriptActions();
   byId("transcript").addEventListener("click", (event) => {
     const button = event.target.closest("[data-retry]");
     if (button && state.openID) retrySend(state.openID, button.dataset.retry);
@@ -49,6 +52,7 @@ export async function openConversation(id) {
   }
   state.openID = id;
   state.fresh.delete(id);
+  updateTranscriptLinks(id);
   emit("lists"); // the inbox marks the open row and drops its "new" highlight
   byId("welcome").hidden = true;
   byId("not-found").hidden = true;
@@ -133,6 +137,8 @@ function renderHeader(conversation, line) {
   }
   parts.push(h("span", {}, `Started ${longTime(conversation.created_at)}`));
   replaceChildren(byId("conversation-meta"), parts);
+  // Form answers and, once it ended, the rating: loaded again when the state changes.
+  if (!byId("visitor-panel").hidden) showAnswers(conversation);
 
   const mine = isMine(conversation);
   byId("accept").hidden = conversation.state !== "queued";

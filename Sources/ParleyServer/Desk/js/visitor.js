@@ -1,5 +1,7 @@
-// The visitor panel: who the visitor is, their custom attributes, their earlier conversations.
+// The visitor panel: who the visitor is, their custom attributes, their form answers and rating
+// (answers.js), their earlier conversations.
 import { api } from "./api.js";
+import { hideAnswers, showAnswers } from "./answers.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { longTime, shortTime, stateLabel } from "./format.js";
 import { state } from "./store.js";
@@ -11,6 +13,7 @@ export function hideVisitor() {
   byId("visitor-panel").hidden = true;
   shownVisitor = null;
   shownConversation = null;
+  hideAnswers();
 }
 
 export async function showVisitor(conversation) {
@@ -21,6 +24,7 @@ export async function showVisitor(conversation) {
   shownConversation = conversation.id;
   renderDetails(null, conversation);
   replaceChildren(byId("visitor-history"), h("li", { class: "empty" }, "Loading…"));
+  showAnswers(conversation);
   const [visitor, history] = await Promise.all([
     api("GET", `/v1/visitors/${conversation.visitor_id}`).catch(() => null),
     api("GET", `/v1/visitors/${conversation.visitor_id}/conversations`).catch(() => null),

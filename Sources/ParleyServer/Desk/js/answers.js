@@ -1,0 +1,106 @@
+// What the visitor told us besides messages: form answers (pre-chat, offline message, post-chat)
+// and, once the conversation ended, their rating. Shown in the visitor panel.
+import { api, ApiError } from "./api.js";
+import { byId, h, replaceChildren } from "./dom.js";
+import { longTime } from "./format.js";
+
+const KIND_TITLES = { pre_chat: "Pre-chat", unavailable: "Offline message", post_chat: "Post-chat" };
+const KIND_ORDER = ["pre_chat", "unavailable", "post_chat"];
+
+/** "id:state" last loaded, so a re-render of the same conversation does not refetch. */
+let shownKey = null;
+
+export function hideAnswers() {
+  shownKey = null;
+}
+
+/** Loads and shows the form answers and rating of a conversation (again when its state changed). */
+export async function showAnswers(conversation) {
+  const key = `${conversation.id}:${conversation.state}`;
+  if (shownKey === key) return;
+  if (!shownKey?.startsWith(`${conversation.id}:`)) {
+    replaceChildren(byId("visitor-forms"), h("p", { class: "empty" }, "Loading…"));
+    renderRating(conversation, undefined, "Loading…");
+  }
+  shownKey = key;
+  const [submissions, forms, rating] = await Promise.all([
+    api("GET", `/v1/conversations/${conversation.id}/forms`).then((list) => list.submissions).catch(() => null),
+    api("GET", `/v1/forms?queue=${encodeURIComponent(conversation.queue_id)}`).catch(() => ({})),
+    conversation.state === "ended" ? loadRating(conversation.id) : Promise.resolve(undefined),
+  ]);
+  if (shownKey !== key) return;
+  renderForms(submissions, forms ?? {});
+  renderRating(conversation, rating);
+}
+
+/** The rating, null when there is none (404), undefined when it could not be read. */
+function loadRating(id) {
+  return api("GET", `/v1/conversations/${id}/rating`)
+    .catch((error) => (error instanceof ApiError && error.status === 404 ? null : undefined));
+}
+
+/** The reader's label from a {language: text} object: their language, else English, else any. */
+export function localized(text) {
+  if (!text) return null;
+  const preferred = (navigator.language ?? "en").toLowerCase();
+  const base = preferred.split("-")[0];
+  const entries = Object.entries(text);
+  const find = (tag) => entries.find(([language]) => language.toLowerCase() === tag)?.[1];
+  return find(preferred) ?? find(base) ?? find("en") ?? entries[0]?.[1] ?? null;
+}
+
+function renderForms(submissions, forms) {
+  const container = byId("visitor-forms");
+  if (submissions === null) {
+    replaceChildren(container, h("p", { class: "empty" }, "Not available."));
+    return;
+  }
+  if (submissions.length === 0) {
+    replaceChildren(container, h("p", { class: "empty" }, "None"));
+    return;
+  }
+  const sorted = [...submissions].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  replaceChildren(container, sorted.map((submission) => {
+    const fields = forms[submission.kind]?.fields ?? [];
+    return h("section", { class: "form-answers", dataset: { formKind: submission.kind } },
+      h("h4", {}, KIND_TITLES[submission.kind] ?? submission.kind,
+        h("span", { class: "inbox-meta" }, ` · ${longTime(submission.submitted_at)}`)),
+      h("dl", { class: "details" }, answerRows(submission.answers, fields)));
+  }));
+}
+
+/** dt/dd pairs in the form's field order, then answers to fields the form no longer has (by key). */
+function answerRows(answers, fields) {
+  const byKey = new Map(fields.map((field) => [field.key, field]));
+  const keys = [...fields.map((field) => field.key).filter((key) => key in answers),
+    ...Object.keys(answers).filter((key) => !byKey.has(key)).sort()];
+  if (keys.length === 0) return h("dd", { class: "empty" }, "No answers");
+  return keys.flatMap((key) => {
+    const field = byKey.get(key);
+    return [h("dt", { dataset: { key } }, localized(field?.label) ?? key), h("dd", { dataset: { key } }, answerText(answers[key], field))];
+  });
+}
+
+function answerText(value, field) {
+  if (value === true) return "Yes";
+  if (value === false) return "No";
+  if (field?.kind === "rating") return `${value} / 5`;
+  const option = field?.options?.find((candidate) => candidate.value === value);
+  return option ? localized(option.label) ?? String(value) : String(value);
+}
+
+function renderRating(conversation, rating, unavailable = "Not available.") {
+  const heading = byId("visitor-rating-title");
+  const container = byId("visitor-rating");
+  const ended = conversation.state === "ended";
+  heading.hidden = !ended;
+  container.hidden = !ended;
+  if (!ended) return replaceChildren(container);
+  if (rating === undefined) return replaceChildren(container, h("p", { class: "empty" }, unavailable));
+  if (rating === null) return replaceChildren(container, h("p", { class: "empty" }, "Not rated"));
+  replaceChildren(container,
+    h("p", { class: "rating-score", dataset: { score: rating.score }, "aria-label": `Rated ${rating.score} out of 5` },
+      h("span", { "aria-hidden": "true" }, "★".repeat(rating.score) + "☆".repeat(5 - rating.score)), ` ${rating.score} / 5`),
+    rating.comment ? h("blockquote", { class: "rating-comment" }, rating.comment) : null,
+    h("p", { class: "inbox-meta" }, longTime(rating.updated_at)));
+}

@@ -1,0 +1,108 @@
+"""The Transcript menu: the HTML document and plain text as plain links (the session cookie is the
+only credential), and "Email transcript…" showing the server's answer."""
+import os
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from conftest import ARTIFACTS, bin_dir
+from harness.browser import Desk, make_driver
+from harness.http import API
+from harness.server import Parleyd
+from test_forms import open_by_route
+
+
+def open_menu(desk):
+    desk.find("#transcript-menu summary").click()
+    desk.visible("#transcript-html")
+
+
+def test_transcript_links_return_the_document_with_the_session_cookie(chat, world):
+    desk, cli = chat
+    desk.type_and_send("Your parcel left today <3")
+    cli.wait_for("Your parcel left today <3")
+    cli.say("Thanks & bye")
+    desk.wait_for_item("Thanks & bye")
+    conversation = cli.conversation_id
+
+    open_menu(desk)
+    html_link = desk.find("#transcript-html").get_attribute("href")
+    text_link = desk.find("#transcript-text").get_attribute("href")
+    assert f"/v1/conversations/{conversation}/transcript" in html_link and "format=text" in text_link
+    assert desk.find("#transcript-download").get_attribute("download") == f"transcript-{conversation}.html"
+
+    # A plain navigation, as a click in a new tab does: only the cookie goes along. (The tab asks
+    # for /favicon.ico, which parleyd does not serve.)
+    desk.allow_console(r"/favicon.ico - Failed to load resource: the server responded with a status of 404")
+    desk_window = desk.driver.current_window_handle
+    desk.driver.switch_to.new_window("tab")
+    try:
+        desk.driver.get(html_link)
+        desk.wait(lambda: "Thanks &amp; bye" in desk.driver.page_source, message="the HTML transcript")
+        assert "Your parcel left today &lt;3" in desk.driver.page_source
+        assert not desk.driver.find_elements(By.CSS_SELECTOR, "script")
+        desk.driver.get(text_link)
+        body = desk.wait(lambda: desk.driver.find_element(By.TAG_NAME, "body").text, message="the text transcript")
+        assert "Thanks & bye" in body and "Your parcel left today <3" in body
+    finally:
+        desk.driver.close()
+        desk.driver.switch_to.window(desk_window)
+    # Without the cookie the same link is refused.
+    assert API(world.base).status_of("GET", html_link.removeprefix(world.base.rstrip("/"))) == 401
+
+
+def test_email_transcript_shows_the_servers_answer(chat):
+    desk, cli = chat
+    # This server runs without SMTP: the 409 (and a 400) are expected failed requests.
+    desk.allow_console(r"transcript/email - Failed to load resource: the server responded with a status of (409|400)")
+    open_menu(desk)
+    desk.find("#transcript-email").click()
+    dialog = desk.visible("#form-dialog")
+    assert desk.find("#form-dialog-title").text == "Email transcript"
+    field = dialog.find_element(By.CSS_SELECTOR, 'input[name="email"]')
+
+    field.send_keys("not an address")
+    desk.find("#form-dialog-submit").click()
+    error = desk.visible("#form-dialog-error")
+    assert error.text.startswith("Not sent: email:"), error.text
+
+    field.clear()
+    field.send_keys("ann@example.com")
+    desk.find("#form-dialog-submit").click()
+    desk.wait(lambda: "sends no email" in desk.find("#form-dialog-error").text, message="the mail_not_configured answer")
+    assert desk.find("#form-dialog-error").text.startswith("This server sends no email: it was started without SMTP")
+    assert desk.find("#form-dialog").is_displayed()  # still open: nothing was sent
+    desk.find("#form-dialog button[data-close]").click()
+    desk.gone("#form-dialog")
+
+
+def test_email_transcript_is_queued_on_a_server_that_sends_mail(desks, workdir):
+    """A second parleyd with --smtp (pointing at a closed port: the 202 only says "queued", the
+    mailer's retries happen later): the dialog closes and the toast names the address and status."""
+    server = Parleyd(os.path.join(bin_dir(), "parleyd"), os.path.join(workdir, "mail-data"), os.path.join(ARTIFACTS, "parleyd-mail.log"),
+                     extra_arguments=["--smtp", "smtp://127.0.0.1:9", "--mail-from", "Parley <desk@example.com>"])
+    server.start()
+    try:
+        demo = server.demo
+        desk = Desk(make_driver(), server.base, "mail-desk")
+        desks.opened.append(desk)  # console checked and browser closed like the others
+        desk.login(demo["email"], demo["password"])
+        session = API(server.base).post("/v1/visitor/session", {"app_id": demo["app_id"], "device_id": str(uuid.uuid4()), "name": "Mae"})
+        visitor = API(server.base, session["token"])
+        conversation = visitor.post("/v1/conversations", {"subject": "Mail me"})
+        visitor.post(f"/v1/conversations/{conversation['id']}/messages", {"client_message_id": str(uuid.uuid4()), "text": "Please send this"})
+        open_by_route(desk, conversation["id"])
+
+        open_menu(desk)
+        desk.find("#transcript-email").click()
+        desk.visible("#form-dialog").find_element(By.CSS_SELECTOR, 'input[name="email"]').send_keys("Mae@Example.COM")
+        desk.find("#form-dialog-submit").click()
+        desk.gone("#form-dialog")
+        toast = desk.wait(lambda: next((item.text for item in desk.find_all("#toasts .toast") if "Transcript email" in item.text), None),
+                          message="the queued toast")
+        assert "Transcript email to Mae@example.com queued (pending)." in toast, toast
+        login = API(server.base).post("/v1/agent/login", {"email": demo["email"], "password": demo["password"]})
+        emails = API(server.base, login["token"]).get(f"/v1/conversations/{conversation['id']}/transcript/emails")["emails"]
+        assert [email["recipient"] for email in emails] == ["Mae@example.com"]
+    finally:
+        server.stop()
