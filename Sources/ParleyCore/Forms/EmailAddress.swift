@@ -1,7 +1,7 @@
 /// The email addresses forms accept: a practical subset of RFC 5321/5322 that real mail systems deliver to.
 ///
 /// Accepted: `local@domain`, exactly one `@`, at most ``Limits/maxEmailLength`` characters in all.
-/// - The local part is 1–64 characters of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated
+/// - The local part is 1–64 characters of letters, digits and the characters `!#$%&'*+/=?^_{|}~-` (and the backtick) in dot-separated
 ///   runs (a dot-atom): no leading, trailing or doubled dot. Its case is kept (RFC 5321 lets the
 ///   receiving host decide).
 /// - The domain is at most 253 characters of two or more dot-separated labels, each 1–63 letters,

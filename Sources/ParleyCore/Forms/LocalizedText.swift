@@ -1,6 +1,6 @@
 /// Text in several languages, keyed by BCP-47 language tag (`en`, `de`, `pt-BR`, `zh-Hant-TW`).
 ///
-/// ``resolve(for:)`` picks one text for a reader's preferred languages, so the server, the SDK and
+/// ``resolve(_:for:)`` picks one text for a reader's preferred languages, so the server, the SDK and
 /// the desk all show the same label for the same preferences.
 public enum LocalizedText {
     /// The language used when none of the reader's languages has a text: English.

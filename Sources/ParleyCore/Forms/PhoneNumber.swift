@@ -19,7 +19,9 @@ public enum PhoneNumber {
     static let keepsLeadingZero: Set<String> = ["39", "378"]
 
     /// The number in E.164 (`+4930…`), or nil when it cannot be read.
-    /// - Parameter defaultCallingCode: digits such as `49`, for numbers written without `+` or `00`.
+    /// - Parameters:
+    ///   - text: the number as typed.
+    ///   - defaultCallingCode: digits such as `49`, for numbers written without `+` or `00`.
     public static func normalize(_ text: String, defaultCallingCode: String?) -> String? {
         var number = text.trimmingWhitespace()
         guard !number.isEmpty, parenthesesArePaired(number) else { return nil }

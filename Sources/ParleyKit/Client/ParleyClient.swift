@@ -151,8 +151,11 @@ public actor ParleyClient {
 
     /// Opens a new conversation (in the configured default queue unless one is given).
     /// - Parameters:
+    ///   - queue: the queue (default: the configured queue, else the app's first).
+    ///   - subject: one line agents see first.
+    ///   - attributes: shown to agents, merged over the configured custom attributes.
     ///   - formAnswers: answers to the queue's pre-chat form, or with `offline`, its unavailable
-    ///     form; check them first with ``Form/validate(_:)``, the same rules the server applies.
+    ///     form; check them first with `Form.validate(_:)`, the same rules the server applies.
     ///   - offline: true when the chat is closed or nobody is online: the conversation waits for an
     ///     agent to answer later, and the reply arrives like any other.
     /// - Throws: ``ParleyError`` (`isNetworkError` while offline; a 400 `invalid_form` with the fields).

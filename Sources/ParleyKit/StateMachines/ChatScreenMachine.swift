@@ -18,7 +18,7 @@ public struct ChatForms: Hashable, Sendable {
 /// A form on screen: the form, the errors of the last submission, and whether one is under way.
 public struct FormScreen: Hashable, Sendable {
     public var form: Form
-    /// Why the last submission was refused (by ``Form/validate(_:)`` here, or by the server).
+    /// Why the last submission was refused (by `Form.validate(_:)` here, or by the server).
     public var errors: FormValidationErrors?
     /// True from submission until the server answers; inputs are disabled meanwhile.
     public var isSubmitting: Bool
@@ -75,7 +75,7 @@ public enum ChatScreen: Hashable, Sendable {
 ///        └──failure──▶ error ──retry (not fatal)──▶ loading                                       (or ended without a form)
 ///
 /// Inputs that do not fit the current screen are ignored: they return no effects and change nothing.
-/// Forms are validated here with ``Form/validate(_:)``, the same rules the server applies, before
+/// Forms are validated here with `Form.validate(_:)`, the same rules the server applies, before
 /// anything is sent; a refusal by the server comes back through ``submissionRejected(_:)``.
 public struct ChatScreenMachine: Hashable, Sendable {
     /// What the client must do.
