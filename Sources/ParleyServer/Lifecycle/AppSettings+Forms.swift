@@ -10,17 +10,15 @@ extension AppSettings {
 
     /// The forms a queue's chat shows: the queue's own, else the app's.
     func forms(app: AppID, queue: QueueID) async throws -> FormSet {
-        var set = FormSet()
-        for kind in Form.Kind.allCases {
-            var form = try await form(kind, queue: queue, app: app)
-            if form == nil { form = try await self.form(kind, queue: nil, app: app) }
-            switch kind {
-            case .preChat: set.preChat = form
-            case .unavailable: set.unavailable = form
-            case .postChat: set.postChat = form
-            }
-        }
-        return set
+        FormSet(preChat: try await effectiveForm(.preChat, queue: queue, app: app),
+                unavailable: try await effectiveForm(.unavailable, queue: queue, app: app),
+                postChat: try await effectiveForm(.postChat, queue: queue, app: app))
+    }
+
+    /// The form of one kind a queue's chat shows: the queue's own, else the app's.
+    func effectiveForm(_ kind: Form.Kind, queue: QueueID, app: AppID) async throws -> Form? {
+        if let own = try await form(kind, queue: queue, app: app) { return own }
+        return try await form(kind, queue: nil, app: app)
     }
 
     /// One form as stored (nil queue: the app-wide one).
@@ -52,14 +50,14 @@ extension ConversationService {
     /// - Throws: 400 `invalid_form` naming each refused field; 409 `no_form` for an offline
     ///   conversation in an app without an unavailable form; 400 for answers no form asked for.
     func openingForm(_ request: OpenConversationRequest, queue: QueueID, app: AppID, at date: Date) async throws -> FormSubmission? {
-        let forms = try await settings.forms(app: app, queue: queue)
+        // Only the one kind this opening needs is read: opening a conversation is frequent.
         let form: Form
         if request.offline == true {
-            guard let unavailable = forms.unavailable else {
+            guard let unavailable = try await settings.effectiveForm(.unavailable, queue: queue, app: app) else {
                 throw APIError.conflict("no_form", "this app takes no offline messages: it has no unavailable form")
             }
             form = unavailable
-        } else if let preChat = forms.preChat {
+        } else if let preChat = try await settings.effectiveForm(.preChat, queue: queue, app: app) {
             form = preChat
         } else {
             if request.formAnswers != nil { throw APIError.badRequest("form_answers: this queue has no pre-chat form") }
@@ -74,7 +72,7 @@ extension ConversationService {
     /// The visitor answers the post-chat form after the conversation ended (again: replaces).
     func submitPostChat(_ id: ConversationID, _ request: SubmitFormRequest, by visitor: VisitorCaller) async throws -> FormSubmission {
         let conversation = try await visible(id, to: .visitor(visitor))
-        guard let form = try await settings.forms(app: visitor.appID, queue: conversation.queueID).postChat else {
+        guard let form = try await settings.effectiveForm(.postChat, queue: conversation.queueID, app: visitor.appID) else {
             throw APIError.conflict("no_form", "this app has no post-chat form")
         }
         switch form.validate(request.answers) {
