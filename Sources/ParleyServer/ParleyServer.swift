@@ -15,6 +15,8 @@ public struct ParleyServer: Sendable {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    /// The one way a conversation changes: commit, publish, routing (``ConversationCommitter``).
+    let committer: ConversationCommitter
     /// What this node tells the other nodes on the same database (nothing when alone).
     let nodes: NodeLink
     let conversations: ConversationService
@@ -37,13 +39,19 @@ public struct ParleyServer: Sendable {
         self.store = store
         self.logger = logger
         hub = Hub()
-        routing = RoutingEngine(store: store, hub: hub, graceDuration: configuration.offlineGrace, logger: logger)
+        let feedback = RoutingFeedback()
+        let clock = configuration.clock
+        committer = ConversationCommitter(store: store, hub: hub, routing: feedback, effects: configuration.commitEffects, logger: logger)
+        routing = RoutingEngine(
+            store: store, hub: hub, committer: committer, clock: clock, graceDuration: configuration.offlineGrace, logger: logger)
+        feedback.connect(routing)
         nodes = NodeLink(store: store, logger: logger)
-        settings = AppSettings(store: store)
-        conversations = ConversationService(store: store, hub: hub, routing: routing, nodes: nodes, settings: settings, logger: logger)
-        availability = AvailabilityService(store: store, settings: settings, routing: routing)
+        settings = AppSettings(store: store, clock: clock)
+        conversations = ConversationService(
+            store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, logger: logger)
+        availability = AvailabilityService(store: store, settings: settings, routing: routing, clock: clock)
         hasher = PasswordHasher(cost: configuration.passwordCost)
-        admin = AdminService(store: store, hasher: hasher) { [routing, hub, nodes] agent, sessionsEnded in
+        admin = AdminService(store: store, hasher: hasher, clock: clock) { [routing, hub, nodes] agent, sessionsEnded in
             if sessionsEnded { hub.revoke(agent: agent.id, reason: agent.isDisabled ? "account disabled" : "password changed") }
             await routing.agentUpdated(agent)
             await nodes.announce(.agentChanged(agent.id, sessionsEnded: sessionsEnded))
@@ -52,7 +60,7 @@ public struct ParleyServer: Sendable {
         browserSessions = BrowserSessions(tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies)
         deskAssets = DeskAssets(developmentFolder: configuration.deskDirectory)
         authenticator = Authenticator(
-            store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions)
+            store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
         decoyHash = Bcrypt.hash(UUID().uuidString, cost: configuration.passwordCost)
     }
 
@@ -103,13 +111,14 @@ public struct ParleyServer: Sendable {
             await routing.onLocalPresenceChanged { continuation.yield($0) }
             nodeServices = [
                 NodeFanOut(source: source, store: store, hub: hub, routing: routing, staleAfter: configuration.nodeTimeout, logger: logger),
-                NodePresence(source: source, routing: routing, changes: changes, interval: configuration.nodeHeartbeat,
+                NodePresence(source: source, hub: hub, routing: routing, changes: changes, interval: configuration.nodeHeartbeat,
                              staleAfter: configuration.nodeTimeout, logger: logger),
             ]
         }
 
         let mailServices: [any Service] = configuration.smtp.map { smtp in
-            [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval, logger: logger)]
+            [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval,
+                    clock: configuration.clock, logger: logger)]
         } ?? []
 
         return Application(

@@ -1,4 +1,6 @@
 import Foundation
+import ParleyCore
+import ParleyStore
 
 /// How parleyd runs. Every default is the one stated; parleyd sets these from flags and environment.
 public struct ServerConfiguration: Sendable {
@@ -43,6 +45,12 @@ public struct ServerConfiguration: Sendable {
     /// Mark the desk's session cookie `Secure`: true always, false never, nil (the default) when the
     /// request came through a proxy that says it was HTTPS (`X-Forwarded-Proto: https`).
     public var secureCookies: Bool?
+    /// Where the server reads the time and waits: stored timestamps, offline grace, token expiry,
+    /// mail retries. Default the system's clock; tests pass a manual one.
+    public var clock: any WallClock = SystemClock()
+    /// The side effects kept with every commit, in its transaction (outbox rows for push and
+    /// webhooks; ``CommitEffects``). Default none.
+    public var commitEffects: any CommitEffects = NoCommitEffects()
     /// The version `/health` reports.
     public var version: String = ParleyVersion.current
 

@@ -201,22 +201,21 @@ public struct ConversationCommit: Sendable, Hashable {
     /// Each event as the JSON text the store wrote (``ParleyJSON``, sorted keys), when it has it:
     /// the realtime layer sends these bytes instead of encoding every event again per socket.
     public var encodedEvents: [String]?
-    public init(conversation: Conversation, events: [ConversationEvent], isDuplicate: Bool = false, encodedEvents: [String]? = nil) {
+    /// The conversation's queue rank afterwards (nil unless queued): routing places it there.
+    public var queueRank: Int64?
+    /// True when the change moved the conversation (opened, queued, assigned, transferred, ended):
+    /// routing, here and on the other nodes, must look at it again.
+    public var moved: Bool
+    public init(
+        conversation: Conversation, events: [ConversationEvent], isDuplicate: Bool = false, encodedEvents: [String]? = nil,
+        queueRank: Int64? = nil, moved: Bool = false
+    ) {
         precondition(encodedEvents == nil || encodedEvents?.count == events.count, "one encoding per event")
         self.conversation = conversation
         self.events = events
         self.isDuplicate = isDuplicate
         self.encodedEvents = encodedEvents
-    }
-}
-
-extension ConversationChange {
-    /// True for the changes whose notices name the assigned agent (an end, a transfer): stores look
-    /// the agent's name up for these only, not for every message.
-    public var namesAssignedAgent: Bool {
-        switch self {
-        case .end, .transfer: true
-        case .open, .postMessage, .assign, .requeue, .markRead: false
-        }
+        self.queueRank = queueRank
+        self.moved = moved
     }
 }

@@ -5,14 +5,18 @@ import ParleyCore
 public enum NodeNotice: Sendable, Hashable {
     /// Another node stored events `seqs` of a conversation. `moved` is true when the commit also
     /// changed where the conversation stands (opened, queued, assigned, transferred, ended), so
-    /// routing must look at it again.
-    case committed(ConversationID, app: AppID, seqs: ClosedRange<Int64>, moved: Bool)
+    /// routing must look at it again. `events` carries each event's JSON when the notice had room
+    /// (never for a move), so the receiver need not read them back; empty otherwise.
+    case committed(ConversationID, app: AppID, seqs: ClosedRange<Int64>, moved: Bool, events: [String] = [])
     /// Another node stored internal note `seq` of a conversation.
     case noteAdded(ConversationID, app: AppID, seq: Int64)
     /// Something another node announced that is not stored with a conversation.
     case signal(NodeSignal)
     /// The set of agents' connections on other nodes changed: read it again.
     case presenceChanged
+    /// A node stopped without a word (killed, cut off) and was forgotten: notices of its last
+    /// commits may never come, so whoever follows conversations must catch up from their cursors.
+    case nodeLost
     /// The feed was interrupted and is back: notices may have been missed, so whoever follows
     /// conversations must catch up from their own cursors.
     case resync
@@ -45,7 +49,19 @@ public protocol NodeNoticeSource: Sendable {
     func setPresence(agent: AgentID, connections: Int) async throws
 
     /// Marks this node alive now, forgets nodes silent for longer than `staleAfter` (their agents'
-    /// connections with them), and returns the connections each agent has open on the other live
-    /// nodes.
-    func heartbeat(staleAfter: TimeInterval) async throws -> [AgentID: Int]
+    /// connections with them, telling the other nodes ``NodeNotice/nodeLost``), and returns the
+    /// connections each agent has open on the other live nodes.
+    func heartbeat(staleAfter: TimeInterval) async throws -> NodeHeartbeat
+}
+
+/// What a heartbeat found (``NodeNoticeSource/heartbeat(staleAfter:)``).
+public struct NodeHeartbeat: Sendable, Hashable {
+    /// The realtime connections each agent has open on the other live nodes.
+    public var remoteConnections: [AgentID: Int]
+    /// How many silent nodes this beat forgot. Their last commits' notices may never come.
+    public var nodesLost: Int
+    public init(remoteConnections: [AgentID: Int], nodesLost: Int = 0) {
+        self.remoteConnections = remoteConnections
+        self.nodesLost = nodesLost
+    }
 }

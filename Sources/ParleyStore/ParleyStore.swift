@@ -3,14 +3,16 @@ import ParleyCore
 
 /// Parley's storage, at the level of the domain. SQLite and PostgreSQL implement it; one
 /// conformance suite (Tests/ParleyStoreTests) holds every implementation to the same behaviour.
+/// It is four smaller seams, one per concern, so a service names only the one it uses:
+/// ``AccountStore``, ``ConversationStore``, ``SettingsStore`` and ``OutboxStore``.
 ///
 /// Rules every implementation keeps:
 /// - Every read and write is scoped by app: a row of another app is "not found".
-/// - ``commit(_:)`` returns only after the change is durable (fsync'd), and numbers a conversation's
+/// - ``ConversationStore/commit(_:effects:)`` returns only after the change is durable (fsync'd), and numbers a conversation's
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: Sendable {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String
@@ -23,6 +25,12 @@ public protocol ParleyStore: Sendable {
     /// database signs and checks with the same key.
     func sharedSecret(_ name: String, proposed: Data) async throws -> Data
 
+    /// Finishes pending writes and releases the database.
+    func close() async throws
+}
+
+/// Apps, queues, agents and their sessions, visitors.
+public protocol AccountStore: Sendable {
     // MARK: Apps and queues
     func insertApp(_ app: App, secretKey: String) async throws
     func app(_ id: AppID) async throws -> StoredApp?
@@ -53,10 +61,15 @@ public protocol ParleyStore: Sendable {
     /// Returns the visitor bound to a device id, creating it, and updating the profile fields given.
     func upsertVisitor(app: AppID, deviceID: String, profile: VisitorProfile, at: Date) async throws -> Visitor
     func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor?
+}
 
+/// Conversations: the commit, their events, notes, ratings and form answers.
+public protocol ConversationStore: Sendable {
     // MARK: Conversations
-    /// Applies a change durably and returns the conversation and its new events.
-    func commit(_ change: ConversationChange) async throws -> ConversationCommit
+    /// Applies a change durably and returns the conversation and its new events. The store reads
+    /// what ``ConversationLifecycle/reads(for:)`` asks, lets ``ConversationLifecycle/decide(_:context:effects:)``
+    /// decide, and runs the decided writes, `effects`' outbox rows among them, in one transaction.
+    func commit(_ change: ConversationChange, effects: any CommitEffects) async throws -> ConversationCommit
     func conversation(_ id: ConversationID, app: AppID) async throws -> Conversation?
     /// The conversation with its queue rank (nil unless queued), in whatever state: what routing
     /// reads when another node moved it.
@@ -97,19 +110,11 @@ public protocol ParleyStore: Sendable {
     func submitForm(_ submission: FormSubmission, conversation: ConversationID, app: AppID, visitor: VisitorID) async throws
     /// The forms answered for a conversation (pre-chat or unavailable, post-chat), oldest first.
     func formSubmissions(_ id: ConversationID, app: AppID) async throws -> [FormSubmission]
+}
 
-    // MARK: Mail outbox
-    /// Keeps an email to send, durably, for a conversation of its app.
-    /// Throws ``StoreError/notFound(_:)`` for a conversation of another app.
-    func enqueueMail(_ mail: OutgoingMail) async throws
-    /// Takes up to `limit` pending emails whose attempt is due at `now`, and holds each for `lease`
-    /// (its next attempt moves to `now + lease`), so another node does not send it meanwhile.
-    func claimDueMail(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutgoingMail]
-    /// Records how an attempt ended (counts it, keeps the error, sets the next attempt or the end).
-    func recordMailAttempt(_ id: String, _ attempt: MailAttempt, at: Date) async throws
-    /// The transcript emails of a conversation, oldest first.
-    func mail(conversation: ConversationID, app: AppID) async throws -> [TranscriptEmail]
-
+/// What admins set for an app: appearance, hours and forms as documents, canned responses; and
+/// the recorded waits the estimated wait is made from.
+public protocol SettingsStore: Sendable {
     // MARK: App settings and waits
     /// The JSON document an app keeps under `key` (appearance, a queue's hours, a form), or nil.
     func setting(_ key: String, app: AppID) async throws -> String?
@@ -131,9 +136,32 @@ public protocol ParleyStore: Sendable {
     func updateCannedResponse(_ response: CannedResponse) async throws
     /// Deletes a canned response; false when the app has no such response.
     func deleteCannedResponse(_ id: CannedResponseID, app: AppID) async throws -> Bool
+}
 
-    /// Finishes pending writes and releases the database.
-    func close() async throws
+/// Work kept durably until it is done: outbox rows made by commits, transcript emails.
+public protocol OutboxStore: Sendable {
+    // MARK: Outbox
+    /// Outbox rows of `kind` not yet delivered, oldest first, at most `limit`.
+    func pendingOutbox(kind: String, limit: Int) async throws -> [OutboxEntry]
+
+    // MARK: Mail outbox
+    /// Keeps an email to send, durably, for a conversation of its app.
+    /// Throws ``StoreError/notFound(_:)`` for a conversation of another app.
+    func enqueueMail(_ mail: OutgoingMail) async throws
+    /// Takes up to `limit` pending emails whose attempt is due at `now`, and holds each for `lease`
+    /// (its next attempt moves to `now + lease`), so another node does not send it meanwhile.
+    func claimDueMail(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutgoingMail]
+    /// Records how an attempt ended (counts it, keeps the error, sets the next attempt or the end).
+    func recordMailAttempt(_ id: String, _ attempt: MailAttempt, at: Date) async throws
+    /// The transcript emails of a conversation, oldest first.
+    func mail(conversation: ConversationID, app: AppID) async throws -> [TranscriptEmail]
+}
+
+extension ConversationStore {
+    /// Applies a change with no side effects (see ``commit(_:effects:)``).
+    public func commit(_ change: ConversationChange) async throws -> ConversationCommit {
+        try await commit(change, effects: NoCommitEffects())
+    }
 }
 
 /// A note to store (``ParleyStore/addNote(_:)``).

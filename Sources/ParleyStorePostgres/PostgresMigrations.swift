@@ -131,6 +131,16 @@ enum PostgresMigrations {
             "CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at)",
             "CREATE INDEX mail_outbox_conversation ON mail_outbox(conversation_id, created_at)",
         ]),
+        // The outbox of commits' side effects (push, webhooks), written in the commit's transaction.
+        ("0008-outbox", [
+            """
+            CREATE TABLE outbox (
+                id TEXT PRIMARY KEY, kind TEXT NOT NULL, app_id TEXT NOT NULL REFERENCES apps(id),
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), seq BIGINT NOT NULL, payload TEXT NOT NULL,
+                due_at BIGINT NOT NULL, attempts BIGINT NOT NULL, last_error TEXT, created_at BIGINT NOT NULL, done_at BIGINT)
+            """,
+            "CREATE INDEX outbox_due ON outbox(kind, done_at, due_at)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -6,7 +6,7 @@ import PostgresNIO
 // Internal notes and canned responses: the desk's tables.
 extension PostgresStore {
     public func addNote(_ note: NewNote) async throws -> NoteCommit {
-        try await transaction { connection in
+        let commit = try await transaction { connection in
             // Locking the conversation numbers concurrent notes one after another, from any node.
             guard try await exists(
                 "SELECT 1 FROM conversations WHERE id = \(note.conversationID.rawValue) AND app_id = \(note.appID.rawValue) FOR UPDATE",
@@ -32,11 +32,13 @@ extension PostgresStore {
                 VALUES (\(stored.conversationID.rawValue), \(seq), \(note.author.id ?? ""), \(note.author.name), \(stored.clientNoteID),
                     \(stored.text), \(Timestamp.millis(stored.createdAt)))
                 """, logger: logger)
-            // In the transaction, like a commit's notice: sent when, and only if, the note is stored.
-            let notice = NodeNoticeWire.noteAdded(node: nodeID, app: note.appID, conversation: note.conversationID, seq: seq)
-            try await connection.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(notice))", logger: logger)
             return NoteCommit(note: stored, isDuplicate: false)
         }
+        // After the commit, batched like a commit's notice.
+        if !commit.isDuplicate {
+            notices.add(NodeNoticeWire.noteAdded(node: nodeID, app: note.appID, conversation: note.conversationID, seq: commit.note.seq))
+        }
+        return commit
     }
 
     public func notes(_ id: ConversationID, app: AppID, afterSeq: Int64, limit: Int) async throws -> [InternalNote] {

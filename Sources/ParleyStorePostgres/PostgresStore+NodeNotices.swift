@@ -38,7 +38,7 @@ extension PostgresStore: NodeNoticeSource {
                         hasListened = true
                         backoff = .milliseconds(50)
                         for try await notice in notices {
-                            if let parsed = NodeNoticeWire.parse(notice.payload, ownNode: ownNode) { continuation.yield(parsed) }
+                            for parsed in NodeNoticeWire.parseBatch(notice.payload, ownNode: ownNode) { continuation.yield(parsed) }
                         }
                     }
                 } catch {

@@ -7,8 +7,8 @@ import PostgresNIO
 /// incoming half is `PostgresStore+NodeNotices.swift`.
 extension PostgresStore {
     public func announce(_ signal: NodeSignal) async throws {
-        let notice = try NodeNoticeWire.signal(node: nodeID, signal)
-        try await execute("SELECT pg_notify(\(NodeNoticeWire.channel), \(notice))")
+        // Batched with the commits' notices, in order with them.
+        notices.add(try NodeNoticeWire.signal(node: nodeID, signal))
     }
 
     public func setPresence(agent: AgentID, connections: Int) async throws {
@@ -31,7 +31,7 @@ extension PostgresStore {
         }
     }
 
-    public func heartbeat(staleAfter: TimeInterval) async throws -> [AgentID: Int] {
+    public func heartbeat(staleAfter: TimeInterval) async throws -> NodeHeartbeat {
         let now = Timestamp.millis(Date())
         let cutoff = now - Int64(staleAfter * 1000)
         return try await transaction { connection in
@@ -45,7 +45,7 @@ extension PostgresStore {
                 try await connection.query(
                     "DELETE FROM agent_presence WHERE node_id NOT IN (SELECT id FROM nodes)", logger: logger)
                 try await connection.query(
-                    "SELECT pg_notify(\(NodeNoticeWire.channel), \(NodeNoticeWire.presence(node: nodeID)))", logger: logger)
+                    "SELECT pg_notify(\(NodeNoticeWire.channel), \(NodeNoticeWire.nodesLost(node: nodeID)))", logger: logger)
             }
             var presence: [AgentID: Int] = [:]
             for row in try await rows(
@@ -55,7 +55,7 @@ extension PostgresStore {
                 """, on: connection) {
                 presence[AgentID(rawValue: try PostgresRows.string(row, "agent_id"))] = Int(try PostgresRows.int(row, "connections"))
             }
-            return presence
+            return NodeHeartbeat(remoteConnections: presence, nodesLost: gone.count)
         }
     }
 

@@ -66,6 +66,8 @@ public final class PostgresStore: ParleyStore {
     let listeners = Mutex<[UInt64: Task<Void, Never>]>([:])
     /// Counts operations in flight, so ``close()`` lets them finish and refuses new ones.
     let gate = OperationGate()
+    /// This node's notices to the others, sent after their commits, batched.
+    let notices: NoticeBatcher
     private let runner: Task<Void, Never>
     private let storedEpoch: String
 
@@ -76,11 +78,17 @@ public final class PostgresStore: ParleyStore {
             password: configuration.password, database: configuration.database, tls: .disable)
         config.options.maximumConnections = configuration.maximumConnections
         config.options.connectTimeout = configuration.connectTimeout
+        // Every transaction is durable at COMMIT: set once per connection, not per transaction.
+        config.options.additionalStartupParameters = [("synchronous_commit", "on")]
         connectionConfiguration = Self.connectionConfiguration(configuration)
         try await Self.probe(configuration)
         let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
         self.client = client
         logger = configuration.logger
+        let logger = configuration.logger
+        notices = NoticeBatcher(logger: logger) { payload in
+            try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
+        }
         runner = Task { await client.run() }
         do {
             try await PostgresMigrations.migrate(client, logger: configuration.logger)
@@ -142,6 +150,8 @@ public final class PostgresStore: ParleyStore {
     }
 
     public func close() async throws {
+        // Notices of the last commits go out before this node leaves.
+        await notices.flush()
         // The other nodes stop counting this one's agents at once, not after its heartbeat goes stale.
         try? await leaveNodes()
         // Operations in flight finish (their commits land); new ones are refused; then the pool closes.
@@ -165,7 +175,6 @@ public final class PostgresStore: ParleyStore {
         return try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
-                try await connection.query("SET LOCAL synchronous_commit = on", logger: logger)
                 let value = try await body(connection)
                 try await connection.query("COMMIT", logger: logger)
                 return value

@@ -207,6 +207,25 @@ enum SQLiteMigrations {
                 CREATE INDEX mail_outbox_conversation ON mail_outbox(conversation_id, created_at);
                 """)
         }
+        // The outbox of commits' side effects (push, webhooks), written in the commit's transaction.
+        migrator.registerMigration("0008-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    seq INTEGER NOT NULL,
+                    payload TEXT NOT NULL,
+                    due_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    last_error TEXT,
+                    created_at INTEGER NOT NULL,
+                    done_at INTEGER
+                );
+                CREATE INDEX outbox_due ON outbox(kind, done_at, due_at);
+                """)
+        }
         return migrator
     }
 }

@@ -7,7 +7,7 @@ import Testing
 struct StoreConformanceTests {
     typealias Check = @Sendable (any ParleyStore) async throws -> Void
 
-    private func run(_ factory: StoreFactory, _ check: Check) async throws {
+    func run(_ factory: StoreFactory, _ check: Check) async throws {
         try await factory.withStore(check)
     }
 
@@ -343,5 +343,19 @@ struct StoreConformanceTests {
     @Test(arguments: StoreFactory.all)
     func cannedResponses_crudByApp_withUniqueShortcuts(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.cannedResponses_crudByApp_withUniqueShortcuts)
+    }
+}
+
+extension StoreConformanceTests {
+    // MARK: The commit's answer and its side effects
+
+    @Test(arguments: StoreFactory.all)
+    func outbox_rowsStoredWithTheirCommit_only(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.outbox_rowsStoredWithTheirCommit_only)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func commit_reportsRankAndMoves(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.commit_reportsRankAndMoves)
     }
 }

@@ -9,7 +9,7 @@ extension AdminService {
             throw APIError.badRequest("shortcut, title and text are required")
         }
         guard try await store.app(app) != nil else { throw APIError.notFound("app not found") }
-        let now = Date()
+        let now = clock.now()
         let response = CannedResponse(id: .generate(), appID: app, shortcut: shortcut, title: title, text: text, createdAt: now, updatedAt: now)
         try Self.check(response)
         try await store.insertCannedResponse(response)
@@ -22,7 +22,7 @@ extension AdminService {
         if let shortcut = request.shortcut { response.shortcut = shortcut }
         if let title = request.title { response.title = title }
         if let text = request.text { response.text = text }
-        response.updatedAt = Date()
+        response.updatedAt = clock.now()
         try Self.check(response)
         try await store.updateCannedResponse(response)
         return try await store.cannedResponse(id, app: app) ?? response

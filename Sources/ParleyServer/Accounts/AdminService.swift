@@ -6,14 +6,20 @@ import ParleyStore
 public struct AdminService: Sendable {
     let store: any ParleyStore
     let hasher: PasswordHasher
+    let clock: any WallClock
     /// Told when an agent changes, so routing sees new queues, capacity or a disabled account;
     /// the flag says the agent's sessions were ended (new password, disabled), so open sockets close.
     let agentChanged: @Sendable (Agent, _ sessionsEnded: Bool) async -> Void
 
     /// Creates the service over a store.
-    public init(store: any ParleyStore, hasher: PasswordHasher, agentChanged: @escaping @Sendable (Agent, Bool) async -> Void = { _, _ in }) {
+    /// - Parameter clock: where creation times come from; default the system's clock.
+    public init(
+        store: any ParleyStore, hasher: PasswordHasher, clock: any WallClock = SystemClock(),
+        agentChanged: @escaping @Sendable (Agent, Bool) async -> Void = { _, _ in }
+    ) {
         self.store = store
         self.hasher = hasher
+        self.clock = clock
         self.agentChanged = agentChanged
     }
 
@@ -25,7 +31,7 @@ public struct AdminService: Sendable {
     /// Creates an app with a fresh secret key.
     public func createApp(name: String) async throws -> AppCredentials {
         try Validation.shortText(name, field: "name", maxLength: 100, required: true)
-        let app = App(id: .generate(), name: name, createdAt: Date())
+        let app = App(id: .generate(), name: name, createdAt: clock.now())
         let key = Self.makeSecretKey()
         try await store.insertApp(app, secretKey: key)
         return AppCredentials(app: app, secretKey: key)
@@ -51,7 +57,7 @@ public struct AdminService: Sendable {
     public func createQueue(app: AppID, name: String) async throws -> Queue {
         try Validation.shortText(name, field: "name", maxLength: 100, required: true)
         guard try await store.app(app) != nil else { throw APIError.notFound("app not found") }
-        let queue = Queue(id: .generate(), appID: app, name: name, createdAt: Date())
+        let queue = Queue(id: .generate(), appID: app, name: name, createdAt: clock.now())
         try await store.insertQueue(queue)
         return queue
     }
@@ -79,7 +85,7 @@ public struct AdminService: Sendable {
         let generated = request.password == nil ? OpaqueTokens.password() : nil
         let agent = Agent(
             id: .generate(), appID: app, name: request.name, email: request.email.lowercased(), role: request.role ?? .agent,
-            queueIDs: queueIDs, capacity: capacity, availability: .offline, isDisabled: false, createdAt: Date())
+            queueIDs: queueIDs, capacity: capacity, availability: .offline, isDisabled: false, createdAt: clock.now())
         try await store.insertAgent(agent, passwordHash: hasher.hash(request.password ?? generated!))
         await agentChanged(agent, false)
         return CreatedAgent(agent: agent, generatedPassword: generated)

@@ -9,6 +9,7 @@ struct Authenticator: Sendable {
     let visitorTokens: VisitorTokens
     let adminToken: String?
     let browserSessions: BrowserSessions
+    let clock: any WallClock
 
     /// Where a request's token came from.
     enum Credential: Hashable {
@@ -34,22 +35,23 @@ struct Authenticator: Sendable {
     /// The caller of a request. Throws 401 when the token is missing, malformed, forged, expired or
     /// revoked, and 403 when a session cookie comes without the desk's CSRF token or from another origin.
     /// - Parameter isUpgrade: the request opens a WebSocket.
-    func caller(of request: Request, isUpgrade: Bool = false, now: Date = Date()) async throws -> Caller {
+    func caller(of request: Request, isUpgrade: Bool = false) async throws -> Caller {
         switch Self.credential(of: request) {
         case nil:
             throw APIError.unauthorized()
         case .bearer(let token):
-            return try await caller(token: token, now: now)
+            return try await caller(token: token)
         case .cookie(let token):
             // Only agent sessions are ever put in the cookie; anything else there is forged.
             guard token.hasPrefix("pa1.") else { throw APIError.unauthorized() }
-            let caller = try await caller(token: token, now: now)
+            let caller = try await caller(token: token)
             try browserSessions.check(request, sessionToken: token, isUpgrade: isUpgrade)
             return caller
         }
     }
 
-    func caller(token: String, now: Date = Date()) async throws -> Caller {
+    func caller(token: String) async throws -> Caller {
+        let now = clock.now()
         if token.hasPrefix("pv1.") {
             guard let visitor = visitorTokens.verify(token, now: now) else {
                 throw APIError.unauthorized("the visitor token is invalid or expired")

@@ -14,7 +14,7 @@ extension ConversationService {
         }
         return try await store.rate(NewRating(
             conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score,
-            comment: comment?.isEmpty == false ? comment : nil, at: Date()))
+            comment: comment?.isEmpty == false ? comment : nil, at: clock.now()))
     }
 
     /// A conversation's rating, for its visitor and the app's agents.

@@ -25,13 +25,13 @@ extension ConversationService {
         let transcript = try await transcript(id, caller: caller)
         guard mailEnabled else { throw APIError.conflict("mail_not_configured", "this server sends no email (parleyd --smtp)") }
         let app = transcript.conversation.appID
-        let hourAgo = Date().addingTimeInterval(-3_600)
+        let hourAgo = clock.now().addingTimeInterval(-3_600)
         if try await store.mail(conversation: id, app: app).filter({ $0.createdAt > hourAgo }).count >= Self.transcriptEmailsPerHour {
             throw APIError.tooManyRequests("at most \(Self.transcriptEmailsPerHour) transcript emails per conversation an hour")
         }
         let appName = try await store.app(app)?.app.name ?? "Support"
         options.title = "Your conversation with \(appName)"
-        let now = Date()
+        let now = clock.now()
         let record = TranscriptEmail(id: "mail_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""), conversationID: id,
                                      recipient: recipient, status: .pending, attempts: 0, lastError: nil, createdAt: now, sentAt: nil)
         try await store.enqueueMail(OutgoingMail(record: record, appID: app, subject: options.title,

@@ -9,6 +9,9 @@ struct ConversationService: Sendable {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    /// Every change goes through it: commit, publish, routing.
+    let committer: ConversationCommitter
+    let clock: any WallClock
     let nodes: NodeLink
     /// The app's forms (pre-chat, unavailable, post-chat), checked when a conversation opens.
     let settings: AppSettings
@@ -104,13 +107,12 @@ struct ConversationService: Sendable {
             guard let first = queues.first else { throw APIError.conflict("no_queue", "the app has no queue yet") }
             queue = first
         }
-        let now = Date()
+        let now = clock.now()
         let submission = try await openingForm(request, queue: queue.id, app: visitor.appID, at: now)
-        let rank = await routing.tailRank()
-        let commit = try await store.commit(.open(.init(
+        let commit = try await committer.commit(.open(.init(
             id: .generate(at: now), appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
-            subject: request.subject, attributes: request.attributes ?? [:], queueRank: rank, at: now, formSubmission: submission)))
-        try await afterCommit(commit, rank: rank)
+            subject: request.subject, attributes: request.attributes ?? [:], queueRank: RoutingState.rank(at: now), at: now,
+            formSubmission: submission)))
         logger.debug("conversation opened", metadata: ["parley.conversation": "\(commit.conversation.id)"])
         return try await visible(commit.conversation.id, to: .visitor(visitor))
     }
@@ -122,28 +124,24 @@ struct ConversationService: Sendable {
         guard let app = caller.appID else { throw APIError.notFound("conversation not found") }
         // No read before the commit: the store scopes by app and refuses a visitor who is not the
         // owner as "not found", in the same transaction. The rank is used only if it reopens.
-        let rank = await routing.tailRank()
-        let commit = try await store.commit(.postMessage(.init(
+        let now = clock.now()
+        return try await committer.commit(.postMessage(.init(
             conversationID: id, appID: app, author: caller.participant, clientMessageID: clientMessageID,
-            text: text, reopenRank: rank, at: Date())))
-        try await afterCommit(commit, rank: rank)
-        return commit
+            text: text, reopenRank: RoutingState.rank(at: now), at: now)))
     }
 
     /// Ends a conversation (a visitor's end while queued cancels it). Ending an ended one changes nothing.
     func end(_ id: ConversationID, by caller: Caller) async throws -> Conversation {
         let conversation = try await visible(id, to: caller)
-        let commit = try await store.commit(.end(.init(conversationID: id, appID: conversation.appID, by: caller.participant, at: Date())))
-        try await afterCommit(commit, rank: 0)
-        return commit.conversation
+        return try await committer.commit(.end(.init(conversationID: id, appID: conversation.appID, by: caller.participant, at: clock.now())))
+            .conversation
     }
 
     /// Marks the conversation read up to `seq` for the caller.
     func markRead(_ id: ConversationID, seq: Int64, by caller: Caller) async throws -> ConversationCommit {
         let conversation = try await visible(id, to: caller)
-        let commit = try await store.commit(.markRead(.init(conversationID: id, appID: conversation.appID, by: caller.participant, seq: seq, at: Date())))
-        hub.publish(commit)
-        return commit
+        return try await committer.commit(.markRead(.init(
+            conversationID: id, appID: conversation.appID, by: caller.participant, seq: seq, at: clock.now())))
     }
 
     /// Tells the conversation's other subscribers that the caller is typing (live only).
@@ -193,7 +191,7 @@ struct ConversationService: Sendable {
         try Validation.messageText(request.text)
         let commit = try await store.addNote(NewNote(
             conversationID: id, appID: caller.appID, author: .agent(caller.agentID, name: caller.name),
-            clientNoteID: request.clientNoteID, text: request.text, at: Date()))
+            clientNoteID: request.clientNoteID, text: request.text, at: clock.now()))
         if !commit.isDuplicate { hub.publish(commit.note, app: caller.appID) }
         return commit
     }
@@ -202,19 +200,5 @@ struct ConversationService: Sendable {
     func notes(_ id: ConversationID, by caller: AgentCaller, afterSeq: Int64, limit: Int) async throws -> [InternalNote] {
         _ = try await visible(id, to: .agent(caller))
         return try await store.notes(id, app: caller.appID, afterSeq: afterSeq, limit: limit)
-    }
-
-    /// Publishes a commit, then tells routing when the conversation entered or left the queue or ended.
-    private func afterCommit(_ commit: ConversationCommit, rank: Int64) async throws {
-        hub.publish(commit)
-        guard !commit.isDuplicate else { return }
-        for event in commit.events {
-            guard case .stateChanged(let change) = event.body else { continue }
-            switch change.to {
-            case .queued: await routing.conversationQueued(commit.conversation, rank: rank)
-            case .ended: await routing.conversationEnded(commit.conversation)
-            case .assigned: break
-            }
-        }
     }
 }

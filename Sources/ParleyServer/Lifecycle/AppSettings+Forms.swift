@@ -35,12 +35,12 @@ extension AppSettings {
             throw APIError.badRequest("form: \(error)")
         }
         let text = String(decoding: try ParleyJSON.encode(form), as: UTF8.self)
-        try await store.setSetting(Self.formKey(form.kind, queue: form.queueID), app: app, value: text, at: Date())
+        try await store.setSetting(Self.formKey(form.kind, queue: form.queueID), app: app, value: text, at: clock.now())
     }
 
     /// Removes a form: the queue then falls back to the app-wide one, the app to none.
     func deleteForm(_ kind: Form.Kind, queue: QueueID?, app: AppID) async throws {
-        try await store.setSetting(Self.formKey(kind, queue: queue), app: app, value: nil, at: Date())
+        try await store.setSetting(Self.formKey(kind, queue: queue), app: app, value: nil, at: clock.now())
     }
 }
 
@@ -77,7 +77,7 @@ extension ConversationService {
         }
         switch form.validate(request.answers) {
         case .success(let answers):
-            let submission = FormSubmission(kind: .postChat, answers: answers, submittedAt: Date())
+            let submission = FormSubmission(kind: .postChat, answers: answers, submittedAt: clock.now())
             try await store.submitForm(submission, conversation: id, app: visitor.appID, visitor: visitor.visitorID)
             return submission
         case .failure(let errors):

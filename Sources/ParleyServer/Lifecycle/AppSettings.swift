@@ -6,6 +6,7 @@ import ParleyStore
 /// queue's business hours. One key per document; a missing one means "not set".
 struct AppSettings: Sendable {
     let store: any ParleyStore
+    let clock: any WallClock
 
     static let appearanceKey = "appearance"
     static func hoursKey(_ queue: QueueID) -> String { "hours:\(queue.rawValue)" }
@@ -46,6 +47,6 @@ struct AppSettings: Sendable {
 
     private func write<T: Encodable>(_ value: T?, _ key: String, app: AppID) async throws {
         let text = try value.map { String(decoding: try ParleyJSON.encode($0), as: UTF8.self) }
-        try await store.setSetting(key, app: app, value: text, at: Date())
+        try await store.setSetting(key, app: app, value: text, at: clock.now())
     }
 }

@@ -8,11 +8,13 @@ struct AvailabilityService: Sendable {
     let store: any ParleyStore
     let settings: AppSettings
     let routing: RoutingEngine
+    let clock: any WallClock
     var estimator = WaitEstimator()
 
     /// The report for `queue` of `app` (the app's first queue when nil).
     /// - Throws: 404 when the queue is not the app's, or the app has no queue.
-    func report(app: AppID, queue requested: QueueID?, now: Date = Date()) async throws -> (queue: Queue, report: AvailabilityReport) {
+    func report(app: AppID, queue requested: QueueID?) async throws -> (queue: Queue, report: AvailabilityReport) {
+        let now = clock.now()
         let queues = try await store.queues(app: app)
         guard let queue = requested.map({ id in queues.first { $0.id == id } }) ?? queues.first else {
             throw APIError.notFound("queue not found")

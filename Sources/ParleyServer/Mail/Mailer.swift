@@ -14,19 +14,21 @@ struct Mailer: Service {
     let smtp: SMTPConfiguration
     let retryDelays: [TimeInterval]
     let pollInterval: TimeInterval
+    let clock: any WallClock
     let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await sendDue()
-                try? await Task.sleep(for: .seconds(pollInterval))
+                try? await clock.sleep(for: pollInterval)
             }
         }
     }
 
     /// Claims the emails due now and tries each once.
-    func sendDue(now: Date = Date()) async {
+    func sendDue() async {
+        let now = clock.now()
         let client = SMTPClient(configuration: smtp)
         // Held long enough for one attempt, so no other node takes it meanwhile.
         let lease = Double(smtp.timeout.components.seconds) * 2 + 10
@@ -47,11 +49,11 @@ struct Mailer: Service {
                 let permanent = (error as? SMTPError)?.isPermanent ?? false
                 let reason = String("\(error)".prefix(500))
                 let done = mail.record.attempts + 1
-                attempt = permanent || done > retryDelays.count ? .failed(error: reason) : .retry(next: Date().addingTimeInterval(retryDelays[done - 1]), error: reason)
+                attempt = permanent || done > retryDelays.count ? .failed(error: reason) : .retry(next: clock.now().addingTimeInterval(retryDelays[done - 1]), error: reason)
                 logger.warning("transcript email not sent", metadata: ["parley.mail": "\(mail.record.id)", "attempt": "\(done)", "permanent": "\(permanent)"])
             }
             do {
-                try await store.recordMailAttempt(mail.record.id, attempt, at: Date())
+                try await store.recordMailAttempt(mail.record.id, attempt, at: clock.now())
             } catch {
                 logger.warning("mail attempt not recorded", metadata: ["parley.mail": "\(mail.record.id)", "error": "\(error)"])
             }
@@ -61,6 +63,6 @@ struct Mailer: Service {
     private func message(for mail: OutgoingMail) -> MailMessage {
         let domain = smtp.fromEmail.split(separator: "@").last.map(String.init) ?? "parley.localhost"
         return MailMessage(from: .init(name: smtp.fromName, email: smtp.fromEmail), to: .init(name: nil, email: mail.record.recipient),
-                           subject: mail.subject, text: mail.text, html: mail.html, date: Date(), messageID: "<\(mail.record.id)@\(domain)>")
+                           subject: mail.subject, text: mail.text, html: mail.html, date: clock.now(), messageID: "<\(mail.record.id)@\(domain)>")
     }
 }

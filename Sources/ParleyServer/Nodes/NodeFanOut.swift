@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ParleyCore
 import ParleyStore
@@ -38,9 +39,15 @@ struct NodeFanOut: Service {
 
     func handle(_ notice: NodeNotice) async throws {
         switch notice {
-        case .committed(let id, let app, let seqs, let moved):
+        case .committed(let id, let app, let seqs, let moved, let carried):
             if moved { await routing.refresh(id, app: app) }
             guard hub.caresAbout(id, app: app) else { return }
+            if !carried.isEmpty {
+                // The events came with the notice: no read of the database.
+                let events = try carried.map { try ParleyJSON.decode(ConversationEvent.self, from: Data($0.utf8)) }
+                hub.publish(events: events, encoded: carried, of: id)
+                return
+            }
             let count = Int(seqs.upperBound - seqs.lowerBound + 1)
             let events = try await store.events(id, app: app, afterSeq: seqs.lowerBound - 1, limit: min(count, Limits.maxEventPage))
             guard !events.isEmpty, let conversation = try await store.conversation(id, app: app) else { return }
@@ -59,10 +66,10 @@ struct NodeFanOut: Service {
         case .signal(.sessionEnded(let agent, let tokenHash)):
             hub.revoke(session: tokenHash, agent: agent, reason: "logged out")
         case .presenceChanged:
-            await NodePresence.readRemotePresence(source: source, routing: routing, staleAfter: staleAfter, logger: logger)
-        case .resync:
+            await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
+        case .resync, .nodeLost:
             hub.resynchronize()
-            await NodePresence.readRemotePresence(source: source, routing: routing, staleAfter: staleAfter, logger: logger)
+            await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
             await routing.reconcile()
         }
     }

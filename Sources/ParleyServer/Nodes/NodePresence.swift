@@ -12,6 +12,7 @@ import ServiceLifecycle
 /// agents' sockets: their conversations then follow the offline grace, as on one node.
 struct NodePresence: Service {
     let source: any NodeNoticeSource
+    let hub: Hub
     let routing: RoutingEngine
     /// Agents whose local connection count changed, from ``RoutingEngine/onLocalPresenceChanged(_:)``.
     let changes: AsyncStream<AgentID>
@@ -46,16 +47,23 @@ struct NodePresence: Service {
 
     private func beat() async {
         while !Task.isCancelled {
-            await Self.readRemotePresence(source: source, routing: routing, staleAfter: staleAfter, logger: logger)
+            await Self.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
             await routing.reconcile()
             try? await Task.sleep(for: .seconds(interval))
         }
     }
 
-    /// Beats this node's heartbeat and hands routing the connections of the other live nodes.
-    static func readRemotePresence(source: any NodeNoticeSource, routing: RoutingEngine, staleAfter: TimeInterval, logger: Logger) async {
+    /// Beats this node's heartbeat and hands routing the connections of the other live nodes. When
+    /// it forgot a silent node, whose last notices may never come, every subscription here catches
+    /// up from its cursor: a node that died between a commit and its notice delays nobody beyond
+    /// its timeout and one beat.
+    static func readRemotePresence(
+        source: any NodeNoticeSource, hub: Hub, routing: RoutingEngine, staleAfter: TimeInterval, logger: Logger
+    ) async {
         do {
-            await routing.remotePresence(try await source.heartbeat(staleAfter: staleAfter))
+            let beat = try await source.heartbeat(staleAfter: staleAfter)
+            await routing.remotePresence(beat.remoteConnections)
+            if beat.nodesLost > 0 { hub.resynchronize() }
         } catch {
             logger.warning("node heartbeat failed", metadata: ["error": "\(error)"])
         }

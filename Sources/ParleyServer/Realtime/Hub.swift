@@ -99,29 +99,47 @@ final class Hub: Sendable {
         let conversation = commit.conversation
         let stateChanged = commit.events.contains { if case .stateChanged = $0.body { true } else { false } }
         let (subscribers, visitors, agents, waiters) = state.withLock { state in
-            let waiters = state.waiters.removeValue(forKey: conversation.id).map { Array($0.values) } ?? []
-            return (
+            (
                 Array((state.subscribers[conversation.id] ?? [:]).values),
                 stateChanged ? Array((state.visitors[conversation.visitorID] ?? [:]).values) : [],
                 stateChanged ? Array((state.appAgents[conversation.appID] ?? [:]).values) : [],
-                waiters
+                state.waiters.removeValue(forKey: conversation.id).map { Array($0.values) } ?? []
             )
         }
-        // Encoded once here, not once per socket: every subscriber gets the same text.
-        if !subscribers.isEmpty {
-            do {
-                let frames = try OutgoingEvent.frames(of: commit)
-                for connection in subscribers { connection.enqueue(.events(conversation.id, frames)) }
-            } catch {
-                // Cannot happen for events that were just stored; if it did, resubscribing replays them.
-                for connection in subscribers { connection.abort() }
-            }
-        }
+        deliver(of: conversation.id, to: subscribers, waking: waiters) { try OutgoingEvent.frames(of: commit) }
         let summaries = visitors + agents
         if !summaries.isEmpty {
             let item: RealtimeConnection.Item = (try? ParleyJSON.encode(ServerFrame.conversation(conversation)))
                 .map { .text(String(decoding: $0, as: UTF8.self)) } ?? .frame(.conversation(conversation))
             for connection in summaries { connection.enqueue(item) }
+        }
+    }
+
+    /// Tells a conversation's subscribers and long-poll waiters of events that did not change its
+    /// state (another node's, carried in its notice with their stored JSON).
+    func publish(events: [ConversationEvent], encoded: [String], of conversation: ConversationID) {
+        guard !events.isEmpty, encoded.count == events.count else { return }
+        let (subscribers, waiters) = state.withLock { state in
+            (Array((state.subscribers[conversation] ?? [:]).values), state.waiters.removeValue(forKey: conversation).map { Array($0.values) } ?? [])
+        }
+        deliver(of: conversation, to: subscribers, waking: waiters) {
+            zip(events, encoded).map { OutgoingEvent(seq: $0.seq, frame: FrameText.event(encodedEvent: $1)) }
+        }
+    }
+
+    /// Hands events to subscribers, encoded once (not once per socket), and wakes waiters.
+    private func deliver(
+        of conversation: ConversationID, to subscribers: [RealtimeConnection], waking waiters: [AsyncStream<Void>.Continuation],
+        frames makeFrames: () throws -> [OutgoingEvent]
+    ) {
+        if !subscribers.isEmpty {
+            do {
+                let frames = try makeFrames()
+                for connection in subscribers { connection.enqueue(.events(conversation, frames)) }
+            } catch {
+                // Cannot happen for events that were just stored; if it did, resubscribing replays them.
+                for connection in subscribers { connection.abort() }
+            }
         }
         for waiter in waiters {
             waiter.yield()

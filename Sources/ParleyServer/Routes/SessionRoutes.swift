@@ -16,7 +16,7 @@ extension ParleyServer {
             if let email = body.email { try Validation.email(email) }
             try Validation.attributes(body.attributes ?? [:])
             guard try await self.store.app(body.appID) != nil else { throw APIError.notFound("app not found") }
-            let now = Date()
+            let now = self.configuration.clock.now()
             let visitor = try await self.store.upsertVisitor(
                 app: body.appID, deviceID: body.deviceID,
                 profile: VisitorProfile(name: body.name, email: body.email, attributes: body.attributes), at: now)
@@ -62,7 +62,7 @@ extension ParleyServer {
             throw refusal
         }
         guard try await hasher.verify(body.password, hash: stored.passwordHash), !stored.agent.isDisabled else { throw refusal }
-        let now = Date()
+        let now = self.configuration.clock.now()
         let token = OpaqueTokens.make(prefix: "pa1")
         let expiresAt = now.addingTimeInterval(configuration.agentSessionLifetime)
         try await store.insertSession(AgentSessionRecord(

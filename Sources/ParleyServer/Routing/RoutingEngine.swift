@@ -15,6 +15,9 @@ actor RoutingEngine {
     private var state: RoutingState
     private let store: any ParleyStore
     private let hub: Hub
+    /// Commits routing's decisions (assignments, requeues, transfers) like any other change.
+    private let committer: ConversationCommitter
+    private let clock: any WallClock
     private let logger: Logger
     private var graceTimers: [AgentID: Task<Void, Never>] = [:]
     /// App of each known agent, so a committed assignment names the right app.
@@ -27,16 +30,18 @@ actor RoutingEngine {
     /// Called when the number of this node's connections of an agent changed (to tell other nodes).
     private var localPresenceChanged: (@Sendable (AgentID) -> Void)?
 
-    init(store: any ParleyStore, hub: Hub, graceDuration: TimeInterval, logger: Logger) {
+    init(store: any ParleyStore, hub: Hub, committer: ConversationCommitter, clock: any WallClock, graceDuration: TimeInterval, logger: Logger) {
         self.state = RoutingState(graceDuration: graceDuration)
         self.store = store
         self.hub = hub
+        self.committer = committer
+        self.clock = clock
         self.logger = logger
     }
 
     /// Loads agents and active conversations from the store (at start, after a restart).
     func start() async throws {
-        let now = Date()
+        let now = clock.now()
         for agent in try await store.allAgents() {
             agentApps[agent.id] = (agent.appID, agent.name)
             await run(state.agentUpdated(profile(agent), now: now))
@@ -66,33 +71,26 @@ actor RoutingEngine {
 
     // MARK: Inputs
 
-    /// A rank behind everything waiting now.
-    func tailRank() -> Int64 { state.tailRank(now: Date()) }
-
     func position(of conversation: ConversationID) -> Int? { state.position(of: conversation) }
 
-    func conversationQueued(_ conversation: Conversation, rank: Int64) async {
-        record(conversation)
-        await run(state.conversationQueued(conversation.id, queue: conversation.queueID, visitor: conversation.visitorID, rank: rank, now: Date()))
-    }
-
-    func conversationEnded(_ conversation: Conversation) async {
-        record(conversation)
-        await run(state.conversationEnded(conversation.id, now: Date()))
+    /// A commit on this node moved a conversation (``ConversationCommitter``): routing follows it,
+    /// unless it already stands there (routing's own decisions) or routing applied something newer.
+    func committed(_ commit: ConversationCommit) async {
+        await apply(ActiveConversation(conversation: commit.conversation, queueRank: commit.queueRank), force: false)
     }
 
     func agentUpdated(_ agent: Agent) async {
         agentApps[agent.id] = (agent.appID, agent.name)
-        await run(state.agentUpdated(profile(agent), now: Date()))
+        await run(state.agentUpdated(profile(agent), now: clock.now()))
     }
 
     func agentConnected(_ id: AgentID) async {
-        await run(state.agentConnected(id, now: Date()))
+        await run(state.agentConnected(id, now: clock.now()))
         localPresenceChanged?(id)
     }
 
     func agentDisconnected(_ id: AgentID) async {
-        await run(state.agentDisconnected(id, now: Date()))
+        await run(state.agentDisconnected(id, now: clock.now()))
         localPresenceChanged?(id)
     }
 
@@ -111,7 +109,7 @@ actor RoutingEngine {
 
     /// The connections each agent has open on the other live nodes.
     func remotePresence(_ connections: [AgentID: Int]) async {
-        await run(state.remotePresence(connections, now: Date()))
+        await run(state.remotePresence(connections, now: clock.now()))
     }
 
     /// Another node moved a conversation (opened, assigned, requeued, transferred, ended): reads
@@ -141,7 +139,7 @@ actor RoutingEngine {
         // Active here, not in the database, and untouched since before the read: it ended elsewhere.
         for id in state.activeConversations.subtracting(stillActive) where (known[id]?.tick ?? 0) < start {
             known[id] = nil
-            await run(state.conversationEnded(id, now: Date()))
+            await run(state.conversationEnded(id, now: clock.now()))
         }
         known = known.filter { stillActive.contains($0.key) || $0.value.tick >= start }
     }
@@ -152,7 +150,7 @@ actor RoutingEngine {
         let conversation = stored.conversation
         if !force, let seen = known[conversation.id], seen.seq >= conversation.lastSeq { return }
         record(conversation)
-        let now = Date()
+        let now = clock.now()
         switch (conversation.state, conversation.agentID) {
         case (.assigned, let agent?):
             guard force || state.placement(of: conversation.id) != .assigned(agent) else { return }
@@ -175,7 +173,7 @@ actor RoutingEngine {
     /// An agent takes a waiting conversation by hand.
     /// - Throws: 409 when the agent is at capacity or the conversation is not waiting.
     func accept(_ id: ConversationID, by agent: AgentID) async throws {
-        guard let actions = state.accept(id, by: agent, now: Date()) else {
+        guard let actions = state.accept(id, by: agent, now: clock.now()) else {
             throw APIError.conflict("cannot_accept", "the conversation is not waiting, or you are at capacity")
         }
         await run(actions)
@@ -186,7 +184,7 @@ actor RoutingEngine {
     /// - Throws: 409 `cannot_transfer` with the reason, or the store's refusal.
     func transfer(_ conversation: Conversation, by caller: AgentCaller, to agent: Agent) async throws -> ConversationCommit {
         let followUp: [RoutingState.Action]
-        switch state.transfer(conversation.id, to: agent.id, now: Date()) {
+        switch state.transfer(conversation.id, to: agent.id, now: clock.now()) {
         case .success(let actions):
             followUp = actions
         case .failure(let refusal):
@@ -199,11 +197,9 @@ actor RoutingEngine {
             throw APIError.conflict("cannot_transfer", reason)
         }
         do {
-            let commit = try await store.commit(.transfer(.init(
+            let commit = try await committer.commit(.transfer(.init(
                 conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
-                byAdmin: caller.role == .admin, target: .agent(.agent(agent.id, name: agent.name)), at: Date())))
-            record(commit.conversation)
-            hub.publish(commit)
+                byAdmin: caller.role == .admin, target: .agent(.agent(agent.id, name: agent.name)), at: clock.now())))
             await run(followUp)
             logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.agent": "\(agent.id)"])
             return commit
@@ -215,13 +211,11 @@ actor RoutingEngine {
 
     /// Sends an assigned conversation to the head of a queue, where routing offers it again.
     func transfer(_ conversation: Conversation, by caller: AgentCaller, to queue: QueueID) async throws -> ConversationCommit {
-        let rank = state.headRank(of: queue, now: Date())
-        let commit = try await store.commit(.transfer(.init(
+        let rank = state.headRank(of: queue, now: clock.now())
+        // Routing places it at the head of the queue when the committer reports the move.
+        let commit = try await committer.commit(.transfer(.init(
             conversationID: conversation.id, appID: conversation.appID, by: .agent(caller.agentID, name: caller.name),
-            byAdmin: caller.role == .admin, target: .queue(queue, rank: rank), at: Date())))
-        record(commit.conversation)
-        hub.publish(commit)
-        await run(state.conversationQueued(conversation.id, queue: queue, visitor: conversation.visitorID, rank: rank, now: Date()))
+            byAdmin: caller.role == .admin, target: .queue(queue, rank: rank), at: clock.now())))
         logger.info("conversation transferred", metadata: ["parley.conversation": "\(conversation.id)", "parley.queue": "\(queue)"])
         return commit
     }
@@ -236,7 +230,7 @@ actor RoutingEngine {
     /// commit: another node got there first, or the visitor cancelled meanwhile).
     private func resynchronize(_ id: ConversationID, app: AppID) async {
         guard let stored = try? await store.conversationAndRank(id, app: app) else {
-            await run(state.conversationEnded(id, now: Date()))
+            await run(state.conversationEnded(id, now: clock.now()))
             return
         }
         await apply(stored, force: true)
@@ -254,7 +248,7 @@ actor RoutingEngine {
             case .scheduleGrace(let agent, let deadline):
                 graceTimers[agent]?.cancel()
                 graceTimers[agent] = Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(max(0, deadline.timeIntervalSinceNow)))
+                    try? await self?.clock.sleep(until: deadline)
                     guard !Task.isCancelled else { return }
                     await self?.graceExpired(agent)
                 }
@@ -266,15 +260,13 @@ actor RoutingEngine {
 
     private func graceExpired(_ agent: AgentID) async {
         graceTimers[agent] = nil
-        await run(state.graceExpired(agent: agent, now: Date()))
+        await run(state.graceExpired(agent: agent, now: clock.now()))
     }
 
     private func assign(_ id: ConversationID, to agent: AgentID) async {
         guard let (app, name) = agentApps[agent] else { return }
         do {
-            let commit = try await store.commit(.assign(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), at: Date())))
-            record(commit.conversation)
-            hub.publish(commit)
+            try await committer.commit(.assign(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), at: clock.now())))
             logger.debug("conversation assigned", metadata: ["parley.conversation": "\(id)", "parley.agent": "\(agent)"])
         } catch {
             // The visitor cancelled meanwhile, another node assigned it first, or the agent is full
@@ -289,9 +281,7 @@ actor RoutingEngine {
     private func requeue(_ id: ConversationID, from agent: AgentID, rank: Int64) async {
         guard let (app, name) = agentApps[agent] else { return }
         do {
-            let commit = try await store.commit(.requeue(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), queueRank: rank, at: Date())))
-            record(commit.conversation)
-            hub.publish(commit)
+            try await committer.commit(.requeue(.init(conversationID: id, appID: app, agent: .agent(agent, name: name), queueRank: rank, at: clock.now())))
             logger.info("conversation requeued after agent grace", metadata: ["parley.conversation": "\(id)", "parley.agent": "\(agent)"])
         } catch {
             // It ended meanwhile, or another node requeued it first: follow what the store holds.

@@ -139,9 +139,14 @@ public struct RoutingState: Sendable {
 
     /// A rank behind everything waiting now (for a new or reopened conversation). Ranks grow with time.
     public mutating func tailRank(now: Date) -> Int64 {
-        lastRank = max(lastRank + 1, Timestamp.millis(now) * 1000)
+        lastRank = max(lastRank + 1, Self.rank(at: now))
         return lastRank
     }
+
+    /// The rank of a conversation that starts waiting at `date`, behind everything that waited
+    /// before: what a reopening message carries, decided without asking routing (ties in a
+    /// millisecond are broken by conversation id).
+    public static func rank(at date: Date) -> Int64 { Timestamp.millis(date) * 1000 }
 
     // MARK: Inputs
 

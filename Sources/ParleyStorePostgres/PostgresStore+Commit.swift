@@ -1,0 +1,175 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+import PostgresNIO
+
+/// The commit in PostgreSQL's dialect: lock and read what the lifecycle asks, let it decide, run
+/// its writes. The rules are in ``ConversationLifecycle/decide(_:context:effects:)``, shared with SQLite.
+///
+/// The other nodes hear of the commit after it lands, in a batched notice (``NoticeBatcher``), not
+/// from inside the transaction: a transaction that calls NOTIFY holds a cluster-wide lock until its
+/// commit is flushed, so such commits could not share WAL flushes (decision 0008).
+extension PostgresStore {
+    public func commit(_ change: ConversationChange, effects: any CommitEffects) async throws -> ConversationCommit {
+        let commit: ConversationCommit
+        do {
+            commit = try await decideAndWrite(change, effects: effects)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            // A resend raced the first send of the same message: the idempotency lookup rides on the
+            // row-locking read, whose snapshot predates the lock wait, so it could not see the
+            // message the other transaction stored meanwhile. Once more, it finds it.
+            commit = try await decideAndWrite(change, effects: effects)
+        }
+        if !commit.isDuplicate, let first = commit.events.first?.seq, let last = commit.events.last?.seq {
+            notices.add(NodeNoticeWire.committed(
+                node: nodeID, app: change.appID, conversation: change.conversationID, seqs: first...last, moved: commit.moved,
+                events: commit.moved ? nil : commit.encodedEvents))
+        }
+        return commit
+    }
+
+    private func decideAndWrite(_ change: ConversationChange, effects: any CommitEffects) async throws -> ConversationCommit {
+        try await transaction { connection in
+            let decision = try ConversationLifecycle.decide(change, context: try await context(for: change, on: connection), effects: effects)
+            try await run(decision.writes, on: connection)
+            return decision.commit
+        }
+    }
+
+    /// Locks the conversation's row, then reads the rest. A plain message takes one round trip:
+    /// the idempotency lookup rides along with the row.
+    private func context(for change: ConversationChange, on connection: PostgresConnection) async throws -> CommitContext {
+        let id = change.conversationID.rawValue, app = change.appID.rawValue
+        let reads = ConversationLifecycle.reads(for: change)
+        let row: PostgresRandomAccessRow?
+        if let clientMessageID = reads.clientMessageID {
+            row = try await rows(
+                """
+                SELECT c.*, (SELECT e.body FROM events e WHERE e.conversation_id = c.id AND e.client_message_id = \(clientMessageID)) AS stored_body
+                FROM conversations c WHERE c.id = \(id) AND c.app_id = \(app) FOR UPDATE OF c
+                """, on: connection).first
+        } else {
+            row = try await rows("SELECT * FROM conversations WHERE id = \(id) AND app_id = \(app) FOR UPDATE", on: connection).first
+        }
+        let current = try row.map(PostgresRows.conversation)
+        var context = CommitContext(current: current, currentRank: try row.flatMap { try PostgresRows.optionalInt($0, "queue_rank") })
+        if reads.clientMessageID != nil, let row, let body = try PostgresRows.optionalString(row, "stored_body") {
+            context.storedMessage = (try ParleyJSON.decode(ConversationEvent.self, from: Data(body.utf8)), body)
+        }
+        for queue in reads.queues where try await exists("SELECT 1 FROM queues WHERE id = \(queue.rawValue) AND app_id = \(app)", on: connection) {
+            context.queuesFound.insert(queue)
+        }
+        if let visitor = reads.visitor {
+            context.visitorFound = try await exists("SELECT 1 FROM visitors WHERE id = \(visitor.rawValue) AND app_id = \(app)", on: connection)
+        }
+        if let agent = reads.agentLoad {
+            // The agent's row is locked after the conversation's (always in that order), so two nodes
+            // assigning to one agent count one after the other (decision 0006).
+            if let agentRow = try await rows(
+                "SELECT capacity FROM agents WHERE id = \(agent.rawValue) AND app_id = \(app) FOR UPDATE", on: connection).first {
+                let assigned = try await rows(
+                    "SELECT count(*) AS load FROM conversations WHERE agent_id = \(agent.rawValue) AND state = 'assigned'", on: connection)
+                    .first.map { try PostgresRows.int($0, "load") } ?? 0
+                context.agentLoad = AgentLoad(capacity: Int(try PostgresRows.int(agentRow, "capacity")), assigned: Int(assigned))
+            }
+        }
+        if let reader = reads.readMarker {
+            context.previousRead = try await rows(
+                """
+                SELECT read_seq FROM read_markers
+                WHERE conversation_id = \(id) AND participant_role = \(reader.role.rawValue) AND participant_id = \(reader.id ?? "")
+                """, on: connection).first.map { try PostgresRows.int($0, "read_seq") }
+        }
+        if reads.assignedAgentName, let agentID = current?.agentID {
+            context.assignedAgentName = try await rows("SELECT name FROM agents WHERE id = \(agentID.rawValue)", on: connection).first
+                .map { try PostgresRows.string($0, "name") }
+        }
+        return context
+    }
+
+    private func run(_ writes: [StoreWrite], on connection: PostgresConnection) async throws {
+        // The common case, a message into a conversation that stays where it is, in one round trip.
+        if writes.count == 2, case .touchConversation(let id, let lastSeq, let updatedAt) = writes[0], case .insertEvent(let event, let json) = writes[1] {
+            try await connection.query(
+                """
+                WITH touched AS (
+                    UPDATE conversations SET last_seq = \(lastSeq), updated_at = \(Timestamp.millis(updatedAt)) WHERE id = \(id.rawValue))
+                INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
+                VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
+                    \(event.message?.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
+                """, logger: logger)
+            return
+        }
+        for write in writes { try await run(write, on: connection) }
+    }
+
+    private func run(_ write: StoreWrite, on connection: PostgresConnection) async throws {
+        switch write {
+        case .insertConversation(let c, let rank):
+            try await connection.query(
+                """
+                INSERT INTO conversations (id, app_id, queue_id, visitor_id, subject, attributes, state, agent_id, last_seq,
+                    queue_rank, queued_at, created_at, updated_at)
+                VALUES (\(c.id.rawValue), \(c.appID.rawValue), \(c.queueID.rawValue), \(c.visitorID.rawValue), \(c.subject),
+                    \(PostgresRows.json(c.attributes)), \(c.state.rawValue), \(c.agentID?.rawValue), \(c.lastSeq), \(rank),
+                    \(c.queuedAt.map(Timestamp.millis)), \(Timestamp.millis(c.createdAt)), \(Timestamp.millis(c.updatedAt)))
+                """, logger: logger)
+        case .updateConversation(let c, let rank):
+            try await connection.query(
+                """
+                UPDATE conversations SET queue_id = \(c.queueID.rawValue), subject = \(c.subject), attributes = \(PostgresRows.json(c.attributes)),
+                    state = \(c.state.rawValue), agent_id = \(c.agentID?.rawValue), last_seq = \(c.lastSeq), queue_rank = \(rank),
+                    queued_at = \(c.queuedAt.map(Timestamp.millis)), updated_at = \(Timestamp.millis(c.updatedAt))
+                WHERE id = \(c.id.rawValue)
+                """, logger: logger)
+        case .touchConversation(let id, let lastSeq, let updatedAt):
+            try await connection.query(
+                "UPDATE conversations SET last_seq = \(lastSeq), updated_at = \(Timestamp.millis(updatedAt)) WHERE id = \(id.rawValue)",
+                logger: logger)
+        case .insertEvent(let event, let json):
+            try await connection.query(
+                """
+                INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
+                VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
+                    \(event.message?.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
+                """, logger: logger)
+        case .setReadMarker(let id, let reader, let seq):
+            try await connection.query(
+                """
+                INSERT INTO read_markers (conversation_id, participant_role, participant_id, read_seq)
+                VALUES (\(id.rawValue), \(reader.role.rawValue), \(reader.id ?? ""), \(seq))
+                ON CONFLICT (conversation_id, participant_role, participant_id) DO UPDATE SET read_seq = excluded.read_seq
+                """, logger: logger)
+        case .recordWait(let queue, let sample):
+            try await connection.query(
+                """
+                INSERT INTO wait_samples (queue_id, queued_at, assigned_at)
+                VALUES (\(queue.rawValue), \(Timestamp.millis(sample.queuedAt)), \(Timestamp.millis(sample.assignedAt)))
+                """, logger: logger)
+        case .saveFormAnswers(let id, let submission):
+            try await insertFormAnswers(submission, conversation: id, on: connection)
+        case .enqueue(let entry):
+            try await connection.query(
+                """
+                INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at)
+                VALUES (\(entry.id), \(entry.kind), \(entry.appID.rawValue), \(entry.conversationID.rawValue), \(entry.seq), \(entry.payload),
+                    \(Timestamp.millis(entry.dueAt)), 0, \(Timestamp.millis(entry.dueAt)))
+                """, logger: logger)
+        }
+    }
+
+    // MARK: Outbox
+
+    public func pendingOutbox(kind: String, limit: Int) async throws -> [OutboxEntry] {
+        try await rows(
+            "SELECT * FROM outbox WHERE kind = \(kind) AND done_at IS NULL ORDER BY due_at, id LIMIT \(Int64(limit))"
+        ).map { row in
+            OutboxEntry(
+                id: try PostgresRows.string(row, "id"), kind: try PostgresRows.string(row, "kind"),
+                appID: AppID(rawValue: try PostgresRows.string(row, "app_id")),
+                conversationID: ConversationID(rawValue: try PostgresRows.string(row, "conversation_id")),
+                seq: try PostgresRows.int(row, "seq"), payload: try PostgresRows.string(row, "payload"),
+                dueAt: try PostgresRows.date(row, "due_at"))
+        }
+    }
+}
