@@ -39,3 +39,23 @@ public enum FrameText {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension FrameText {
+    /// The stored JSON of a message event, byte for byte what `JSONEncoder` with ``ParleyJSON``'s
+    /// settings writes for it, built without the encoder (a message is the event stored most);
+    /// nil for other kinds of event, which go through ``ParleyJSON``.
+    public static func messageEvent(_ event: ConversationEvent) -> String? {
+        guard case .message(let message) = event.body else { return nil }
+        return #"{"author":"# + participant(event.author) + #","client_message_id":"# + quoted(message.clientMessageID)
+            + #","conversation_id":"# + quoted(event.conversationID.rawValue) + #","created_at":""# + Timestamp.format(event.createdAt)
+            + #"","seq":"# + String(event.seq) + #","text":"# + quoted(message.text) + #","type":"message"}"#
+    }
+
+    /// `{"id":…,"name":…,"role":…}`, leaving out what is nil, as the synthesized `Codable` does.
+    static func participant(_ participant: Participant) -> String {
+        var text = "{"
+        if let id = participant.id { text += #""id":"# + quoted(id) + "," }
+        if let name = participant.name { text += #""name":"# + quoted(name) + "," }
+        return text + #""role":""# + participant.role.rawValue + #""}"#
+    }
+}

@@ -41,7 +41,8 @@ public struct ParleyServer: Sendable {
         hub = Hub()
         let feedback = RoutingFeedback()
         let clock = configuration.clock
-        committer = ConversationCommitter(store: store, hub: hub, routing: feedback, effects: configuration.commitEffects, logger: logger)
+        committer = ConversationCommitter(
+            store: store, hub: hub, routing: feedback, effects: configuration.commitEffects, metrics: configuration.metrics, logger: logger)
         routing = RoutingEngine(
             store: store, hub: hub, committer: committer, clock: clock, graceDuration: configuration.offlineGrace, logger: logger)
         feedback.connect(routing)
@@ -75,6 +76,7 @@ public struct ParleyServer: Sendable {
         let router = Router(context: ParleyRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         addHealthRoutes(to: router)
+        addMetricsRoutes(to: router)
         addSessionRoutes(to: router)
         addConversationRoutes(to: router)
         addConversationDeskRoutes(to: router)
@@ -110,7 +112,8 @@ public struct ParleyServer: Sendable {
             let (changes, continuation) = AsyncStream.makeStream(of: AgentID.self)
             await routing.onLocalPresenceChanged { continuation.yield($0) }
             nodeServices = [
-                NodeFanOut(source: source, store: store, hub: hub, routing: routing, staleAfter: configuration.nodeTimeout, logger: logger),
+                NodeFanOut(source: source, store: store, hub: hub, routing: routing, metrics: configuration.metrics, clock: configuration.clock,
+                           staleAfter: configuration.nodeTimeout, logger: logger),
                 NodePresence(source: source, hub: hub, routing: routing, changes: changes, interval: configuration.nodeHeartbeat,
                              staleAfter: configuration.nodeTimeout, logger: logger),
             ]

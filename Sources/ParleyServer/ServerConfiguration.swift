@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// Where the server reads the time and waits: stored timestamps, offline grace, token expiry,
     /// mail retries. Default the system's clock; tests pass a manual one.
     public var clock: any WallClock = SystemClock()
+    /// What the server counts for `GET /metrics`; pass ``ServerMetrics/factory`` to the store too,
+    /// so its figures (commit batches, fsync time, node notices) are in the same registry.
+    /// Default a fresh registry.
+    public var metrics = ServerMetrics()
     /// The side effects kept with every commit, in its transaction (outbox rows for push and
     /// webhooks; ``CommitEffects``). Default none.
     public var commitEffects: any CommitEffects = NoCommitEffects()

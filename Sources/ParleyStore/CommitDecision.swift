@@ -177,7 +177,7 @@ extension ConversationLifecycle {
         var encodedEvents: [String] = []
         encodedEvents.reserveCapacity(events.count)
         for event in events {
-            let json = String(decoding: try ParleyJSON.encode(event), as: UTF8.self)
+            let json = try FrameText.messageEvent(event) ?? String(decoding: ParleyJSON.encode(event), as: UTF8.self)
             encodedEvents.append(json)
             writes.append(.insertEvent(event, json: json))
             if case .read(let marker) = event.body {

@@ -143,6 +143,8 @@ public protocol OutboxStore: Sendable {
     // MARK: Outbox
     /// Outbox rows of `kind` not yet delivered, oldest first, at most `limit`.
     func pendingOutbox(kind: String, limit: Int) async throws -> [OutboxEntry]
+    /// How many outbox rows and emails wait to be delivered, by kind (`"mail"` for transcript emails).
+    func outboxDepths() async throws -> [String: Int]
 
     // MARK: Mail outbox
     /// Keeps an email to send, durably, for a conversation of its app.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import Synchronization
 
@@ -24,11 +25,18 @@ final class NoticeBatcher: Sendable {
     private let state = Mutex(State())
     private let send: @Sendable (String) async throws -> Void
     private let logger: Logger
+    private let linesSent: Counter?
+    private let payloadsSent: Counter?
 
-    /// - Parameter send: sends one payload (`SELECT pg_notify(channel, payload)`).
-    init(logger: Logger, send: @escaping @Sendable (String) async throws -> Void) {
+    /// - Parameters:
+    ///   - metricsFactory: where to count notices (`parley_node_notices_sent_total`) and the
+    ///     NOTIFYs carrying them (`parley_node_notice_payloads_total`); nil counts nothing.
+    ///   - send: sends one payload (`SELECT pg_notify(channel, payload)`).
+    init(logger: Logger, metricsFactory: (any MetricsFactory)? = nil, send: @escaping @Sendable (String) async throws -> Void) {
         self.send = send
         self.logger = logger
+        linesSent = metricsFactory.map { Counter(label: "parley_node_notices_sent_total", dimensions: [], factory: $0) }
+        payloadsSent = metricsFactory.map { Counter(label: "parley_node_notice_payloads_total", dimensions: [], factory: $0) }
     }
 
     /// Queues a notice line; never waits.
@@ -76,8 +84,10 @@ final class NoticeBatcher: Sendable {
             for payload in Self.pack(lines) {
                 await sendWithRetries(payload)
                 state.withLock { $0.sentPayloads += 1 }
+                payloadsSent?.increment()
             }
             state.withLock { $0.sentLines += lines.count }
+            linesSent?.increment(by: lines.count)
         }
     }
 

@@ -172,4 +172,14 @@ extension PostgresStore {
                 dueAt: try PostgresRows.date(row, "due_at"))
         }
     }
+
+    public func outboxDepths() async throws -> [String: Int] {
+        var depths: [String: Int] = [:]
+        for row in try await rows("SELECT kind, count(*) AS n FROM outbox WHERE done_at IS NULL GROUP BY kind") {
+            depths[try PostgresRows.string(row, "kind")] = Int(try PostgresRows.int(row, "n"))
+        }
+        depths["mail"] = Int(try await rows("SELECT count(*) AS n FROM mail_outbox WHERE status = 'pending'").first
+            .map { try PostgresRows.int($0, "n") } ?? 0)
+        return depths
+    }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import ParleyCore
@@ -24,6 +25,9 @@ public final class PostgresStore: ParleyStore {
         public var connectTimeout: Duration = .seconds(10)
         /// The logger; the store logs at debug level only. Default: a silent logger.
         public var logger: Logger = Logger(label: "parley.store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        /// Where the store's figures go (`parley_node_notices_sent_total`,
+        /// `parley_node_notice_payloads_total`). Default nil: none.
+        public var metricsFactory: (any MetricsFactory)?
 
         public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil) {
             self.host = host
@@ -86,7 +90,7 @@ public final class PostgresStore: ParleyStore {
         self.client = client
         logger = configuration.logger
         let logger = configuration.logger
-        notices = NoticeBatcher(logger: logger) { payload in
+        notices = NoticeBatcher(logger: logger, metricsFactory: configuration.metricsFactory) { payload in
             try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
         }
         runner = Task { await client.run() }

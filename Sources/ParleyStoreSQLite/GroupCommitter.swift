@@ -1,3 +1,4 @@
+import CoreMetrics
 import GRDB
 import ParleyStore
 import Synchronization
@@ -25,13 +26,25 @@ final class GroupCommitter: Sendable {
         var statistics = GroupCommitStatistics()
     }
 
+    /// Each transaction's size and time, when the store was given a metrics factory.
+    struct Metrics: Sendable {
+        let batchSize: Recorder
+        let transaction: CoreMetrics.Timer
+        init(factory: any MetricsFactory) {
+            batchSize = Recorder(label: "parley_commit_batch_size", dimensions: [], aggregate: true, factory: factory)
+            transaction = CoreMetrics.Timer(label: "parley_commit_transaction_seconds", dimensions: [], factory: factory)
+        }
+    }
+
     private let writer: DatabasePool
     private let maxBatch: Int
+    private let metrics: Metrics?
     private let state = Mutex(State())
 
-    init(writer: DatabasePool, maxBatch: Int = 512) {
+    init(writer: DatabasePool, maxBatch: Int = 512, metrics: Metrics? = nil) {
         self.writer = writer
         self.maxBatch = maxBatch
+        self.metrics = metrics
     }
 
     /// Refuses new work and waits until everything handed in before is committed.
@@ -94,8 +107,14 @@ final class GroupCommitter: Sendable {
             }
             let works = batch.map(\.work)
             do {
+                let start = ContinuousClock.now
                 let results: [Result<any Sendable, any Error>] = try await writer.write { db in
                     try Self.run(works, in: db)
+                }
+                if let metrics {
+                    let (seconds, attoseconds) = (ContinuousClock.now - start).components
+                    metrics.transaction.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                    metrics.batchSize.record(batch.count)
                 }
                 for (pending, result) in zip(batch, results) {
                     pending.continuation.resume(with: result)

@@ -134,4 +134,15 @@ extension SQLiteStore {
             }
         }
     }
+
+    public func outboxDepths() async throws -> [String: Int] {
+        try await pool.read { db in
+            var depths: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM outbox WHERE done_at IS NULL GROUP BY kind") {
+                depths[row["kind"]] = row["n"]
+            }
+            depths["mail"] = try Int.fetchOne(db, sql: "SELECT count(*) FROM mail_outbox WHERE status = 'pending'") ?? 0
+            return depths
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GRDB
 import Logging
@@ -13,6 +14,9 @@ public final class SQLiteStore: ParleyStore {
         public var maxBatch: Int = 512
         /// How long a connection waits for a lock before failing. Default 10 s.
         public var busyTimeout: TimeInterval = 10
+        /// Where the store's figures go (`parley_commit_batch_size`: changes per transaction;
+        /// `parley_commit_transaction_seconds`: each transaction with its fsync). Default nil: none.
+        public var metricsFactory: (any MetricsFactory)?
         /// The logger; the store logs at debug level only. Default: a silent logger.
         public var logger: Logger = Logger(label: "parley.store.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -44,7 +48,8 @@ public final class SQLiteStore: ParleyStore {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
             return epoch
         }
-        committer = GroupCommitter(writer: pool, maxBatch: configuration.maxBatch)
+        committer = GroupCommitter(
+            writer: pool, maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map(GroupCommitter.Metrics.init))
         logger = configuration.logger
     }
 

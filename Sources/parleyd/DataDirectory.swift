@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import ParleyStore
@@ -44,13 +45,17 @@ struct DataDirectory {
     }
 
     /// Opens the store: PostgreSQL at `database` when given (migrating it), else SQLite here.
-    func openStore(database: String?, logger: Logger? = nil) async throws -> any ParleyStore {
+    /// - Parameter metricsFactory: where the store counts (the server's ``ServerMetrics/factory``).
+    func openStore(database: String?, logger: Logger? = nil, metricsFactory: (any MetricsFactory)? = nil) async throws -> any ParleyStore {
         try prepare()
         if let database {
             var configuration = try PostgresStore.Configuration(url: database)
             if let logger { configuration.logger = logger }
+            configuration.metricsFactory = metricsFactory
             return try await PostgresStore(configuration: configuration)
         }
-        return try SQLiteStore(path: databasePath)
+        var configuration = SQLiteStore.Configuration()
+        configuration.metricsFactory = metricsFactory
+        return try SQLiteStore(path: databasePath, configuration: configuration)
     }
 }

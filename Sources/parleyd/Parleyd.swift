@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Logging
 import ParleyStore
@@ -48,8 +49,8 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// The store these options name: PostgreSQL when a database URL is given, else the data directory's SQLite.
-    func openStore(logger: Logger? = nil) async throws -> any ParleyStore {
-        try await DataDirectory(path: resolvedDataDirectory).openStore(database: resolvedDatabase, logger: logger)
+    func openStore(logger: Logger? = nil, metricsFactory: (any MetricsFactory)? = nil) async throws -> any ParleyStore {
+        try await DataDirectory(path: resolvedDataDirectory).openStore(database: resolvedDatabase, logger: logger, metricsFactory: metricsFactory)
     }
 
     func makeLogger() -> Logger {

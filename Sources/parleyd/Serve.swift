@@ -65,10 +65,12 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let logger = common.makeLogger()
         let data = DataDirectory(path: common.resolvedDataDirectory)
-        let store = try await common.openStore(logger: logger)
+        let metrics = ServerMetrics()
+        let store = try await common.openStore(logger: logger, metricsFactory: metrics.factory)
 
         var configuration = ServerConfiguration(
             tokenKey: try await data.tokenKey(store: store, sharedDatabase: common.resolvedDatabase != nil))
+        configuration.metrics = metrics
         configuration.host = host ?? environment["PARLEY_HOST"] ?? "127.0.0.1"
         configuration.port = try port ?? environment["PARLEY_PORT"].map { text in
             guard let value = Int(text) else { throw ValidationError("PARLEY_PORT must be a number") }

@@ -46,8 +46,12 @@ public final class TestServer: Sendable {
     ) async throws -> TestServer {
         let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try given ?? SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
+        let metrics = ServerMetrics()
+        var storeConfiguration = SQLiteStore.Configuration()
+        storeConfiguration.metricsFactory = metrics.factory
+        let store = try given ?? SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path, configuration: storeConfiguration)
         var configuration = ServerConfiguration(tokenKey: Data(repeating: 7, count: 32))
+        configuration.metrics = metrics
         configuration.port = previous?.port ?? 0
         configuration.passwordCost = 4
         configuration.adminToken = "test-operator-token"

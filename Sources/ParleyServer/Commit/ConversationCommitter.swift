@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import ParleyCore
 import ParleyStore
@@ -20,6 +21,7 @@ struct ConversationCommitter: Sendable {
     /// its own decisions through this committer.
     let routing: RoutingFeedback
     let effects: any CommitEffects
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// Commits `change` and tells everyone concerned. A duplicate (a resent message) is answered
@@ -27,10 +29,14 @@ struct ConversationCommitter: Sendable {
     /// - Throws: the store's refusal (``StoreError``), before anyone was told anything.
     @discardableResult
     func commit(_ change: ConversationChange) async throws -> ConversationCommit {
+        let start = ContinuousClock.now
         let commit = try await store.commit(change, effects: effects)
         guard !commit.isDuplicate, !commit.events.isEmpty else { return commit }
         hub.publish(commit)
         if commit.moved { await routing.committed(commit) }
+        metrics.commitDuration.recordInterval(since: start)
+        metrics.changesCommitted.increment()
+        metrics.eventsCommitted.increment(by: commit.events.count)
         return commit
     }
 }

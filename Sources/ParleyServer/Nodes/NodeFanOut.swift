@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import ParleyCore
@@ -17,6 +18,8 @@ struct NodeFanOut: Service {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    let metrics: ServerMetrics
+    let clock: any WallClock
     /// How long a silent node's agents still count (``ServerConfiguration/nodeTimeout``).
     let staleAfter: Double
     let logger: Logger
@@ -42,15 +45,18 @@ struct NodeFanOut: Service {
         case .committed(let id, let app, let seqs, let moved, let carried):
             if moved { await routing.refresh(id, app: app) }
             guard hub.caresAbout(id, app: app) else { return }
+            metrics.noticesReceived.increment()
             if !carried.isEmpty {
                 // The events came with the notice: no read of the database.
                 let events = try carried.map { try ParleyJSON.decode(ConversationEvent.self, from: Data($0.utf8)) }
+                recordLag(of: events)
                 hub.publish(events: events, encoded: carried, of: id)
                 return
             }
             let count = Int(seqs.upperBound - seqs.lowerBound + 1)
             let events = try await store.events(id, app: app, afterSeq: seqs.lowerBound - 1, limit: min(count, Limits.maxEventPage))
             guard !events.isEmpty, let conversation = try await store.conversation(id, app: app) else { return }
+            recordLag(of: events)
             hub.publish(ConversationCommit(conversation: conversation, events: events))
         case .noteAdded(let id, let app, let seq):
             guard hub.hasAgents(of: app) else { return }
@@ -72,5 +78,11 @@ struct NodeFanOut: Service {
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
             await routing.reconcile()
         }
+    }
+
+    /// How long after it was stored the newest event reached this node.
+    private func recordLag(of events: [ConversationEvent]) {
+        guard let stored = events.last?.createdAt else { return }
+        metrics.noticeLag.recordSeconds(max(0, clock.now().timeIntervalSince(stored)))
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -27,6 +28,10 @@ struct RealtimeSession {
             epoch: epoch, participant: caller.participant, heartbeatSeconds: Int(server.configuration.heartbeat.components.seconds)))))
         server.hub.register(connection)
         if case .agent(let agent) = caller { await server.routing.agentConnected(agent.agentID) }
+        let metrics = server.configuration.metrics
+        let gauge = if case .agent = caller { metrics.agentConnections } else { metrics.visitorConnections }
+        gauge.increment()
+        defer { gauge.decrement() }
 
         let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -79,7 +84,8 @@ struct RealtimeSession {
             }
             let frame: ClientFrame
             do {
-                frame = try decoder.decode(ClientFrame.self, from: Data(text.utf8))
+                // A plain `send` (almost every frame under load) is read without JSONDecoder.
+                frame = try ClientFrame.fastSend(text) ?? decoder.decode(ClientFrame.self, from: Data(text.utf8))
             } catch let error as FrameTypeError {
                 connection.enqueue(.frame(.error(.init(ref: nil, code: "unknown_frame", message: error.description))))
                 continue
@@ -136,6 +142,7 @@ struct RealtimeSession {
 
     private func writeLoop(_ connection: RealtimeConnection, outbound: WebSocketOutboundWriter, epoch: String) async throws {
         let encoder = ParleyJSON.makeEncoder()
+        let delivered = server.configuration.metrics.eventsDelivered
         func write(_ frame: ServerFrame) async throws {
             try await outbound.write(.text(String(decoding: try encoder.encode(frame), as: UTF8.self)))
         }
@@ -149,6 +156,7 @@ struct RealtimeSession {
                 for event in page {
                     if let upTo, event.seq > upTo { return cursor }
                     try await write(.event(event))
+                    delivered.increment()
                     cursor = event.seq
                 }
                 if page.count < Limits.maxEventPage { return cursor }
@@ -169,6 +177,7 @@ struct RealtimeSession {
                     if event.seq > cursor + 1 { cursor = try await replay(id, app: app, after: cursor, upTo: event.seq - 1) }
                     guard event.seq == cursor + 1 else { continue }
                     try await outbound.write(.text(event.frame))
+                    delivered.increment()
                     cursor = event.seq
                 }
                 cursors[id] = cursor

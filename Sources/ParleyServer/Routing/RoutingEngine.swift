@@ -102,6 +102,9 @@ actor RoutingEngine {
         (state.agentsOnline(in: queue), state.waiting(in: queue))
     }
 
+    /// Conversations waiting in every queue, and agents present (for `/metrics`).
+    func summary() -> (waiting: Int, agentsPresent: Int) { (state.totalWaiting, state.agentsPresent) }
+
     /// An agent's profile as routing knows it.
     func profile(of id: AgentID) -> RoutingState.AgentProfile? { state.profile(of: id) }
 

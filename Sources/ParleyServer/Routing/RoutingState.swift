@@ -134,6 +134,12 @@ public struct RoutingState: Sendable {
     /// How many conversations wait in a queue.
     public func waiting(in queue: QueueID) -> Int { queues[queue]?.count ?? 0 }
 
+    /// Conversations waiting in every queue.
+    public var totalWaiting: Int { queues.values.reduce(0) { $0 + $1.count } }
+
+    /// Agents connected on any node and not offline or disabled.
+    public var agentsPresent: Int { agents.values.count(where: \.isPresent) }
+
     /// The agent a conversation is assigned to, if routing knows it.
     public func owner(of conversation: ConversationID) -> AgentID? { owner[conversation] }
 

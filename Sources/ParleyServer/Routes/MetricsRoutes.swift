@@ -1,0 +1,31 @@
+import CoreMetrics
+import Hummingbird
+import NIOCore
+import ParleyCore
+import ParleyStore
+import Prometheus
+
+extension ParleyServer {
+    /// `GET /metrics`: every figure of ``ServerMetrics`` in the Prometheus text format, for the
+    /// operator token only (it tells load and traffic, not content). Gauges that are cheap to read
+    /// when asked (routing's queues, the outbox depths) are sampled at each scrape.
+    func addMetricsRoutes(to router: Router<ParleyRequestContext>) {
+        router.get("metrics") { request, _ -> Response in
+            guard case .operator = try await self.authenticator.caller(of: request) else {
+                throw APIError.forbidden("metrics need the operator token")
+            }
+            let metrics = self.configuration.metrics
+            let (waiting, agents) = await self.routing.summary()
+            metrics.conversationsWaiting.set(waiting)
+            metrics.agentsConnected.set(agents)
+            for (kind, depth) in try await self.store.outboxDepths() {
+                metrics.registry.makeGauge(name: ServerMetrics.Name.outboxPending, labels: [("kind", kind)]).set(Double(depth))
+            }
+            var body: [UInt8] = []
+            metrics.registry.emit(into: &body)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+    }
+}
