@@ -175,3 +175,19 @@ extension ClientFrame {
         return .send(Send(ref: ref, conversationID: conversationID, clientMessageID: clientMessageID, text: text))
     }
 }
+
+extension ParleyJSON {
+    /// A JSON object of strings (a conversation's or visitor's attributes) read without
+    /// `JSONDecoder`; nil when the text is anything else (the caller decodes it the general way).
+    public static func stringMap(_ text: String) -> [String: String]? {
+        if text == "{}" { return [:] }
+        guard let members = FlatJSON.object(text) else { return nil }
+        var map: [String: String] = [:]
+        map.reserveCapacity(members.count)
+        for (key, value) in members {
+            guard case .string(let string) = value else { return nil }
+            map[key] = string
+        }
+        return map
+    }
+}

@@ -12,15 +12,9 @@ enum PostgresRows {
     static func optionalInt(_ row: PostgresRandomAccessRow, _ column: String) throws -> Int64? { try row[column].decode(Int64?.self) }
     static func date(_ row: PostgresRandomAccessRow, _ column: String) throws -> Date { Timestamp.date(millis: try int(row, column)) }
 
-    static func attributes(_ text: String) -> [String: String] {
-        (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
-    }
+    static func attributes(_ text: String) -> [String: String] { AttributesJSON.decode(text) }
 
-    static func json(_ attributes: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(attributes)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+    static func json(_ attributes: [String: String]) -> String { AttributesJSON.encode(attributes) }
 
     static func app(_ row: PostgresRandomAccessRow) throws -> App {
         App(id: AppID(rawValue: try string(row, "id")), name: try string(row, "name"), createdAt: try date(row, "created_at"))

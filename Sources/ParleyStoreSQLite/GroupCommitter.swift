@@ -39,12 +39,15 @@ final class GroupCommitter: Sendable {
     private let writer: DatabasePool
     private let maxBatch: Int
     private let metrics: Metrics?
+    /// Called after each transaction commits (the WAL checkpointer counts them).
+    private let onCommit: @Sendable () -> Void
     private let state = Mutex(State())
 
-    init(writer: DatabasePool, maxBatch: Int = 512, metrics: Metrics? = nil) {
+    init(writer: DatabasePool, maxBatch: Int = 512, metrics: Metrics? = nil, onCommit: @escaping @Sendable () -> Void = {}) {
         self.writer = writer
         self.maxBatch = maxBatch
         self.metrics = metrics
+        self.onCommit = onCommit
     }
 
     /// Refuses new work and waits until everything handed in before is committed.
@@ -111,6 +114,7 @@ final class GroupCommitter: Sendable {
                 let results: [Result<any Sendable, any Error>] = try await writer.write { db in
                     try Self.run(works, in: db)
                 }
+                onCommit()
                 if let metrics {
                     let (seconds, attoseconds) = (ContinuousClock.now - start).components
                     metrics.transaction.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -11,16 +11,9 @@ enum SQLiteRows {
         (row[column] as Int64?).map(Timestamp.date(millis:))
     }
 
-    static func attributes(_ text: String?) -> [String: String] {
-        guard let text, let data = text.data(using: .utf8) else { return [:] }
-        return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
-    }
+    static func attributes(_ text: String?) -> [String: String] { AttributesJSON.decode(text) }
 
-    static func json(_ attributes: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(attributes)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+    static func json(_ attributes: [String: String]) -> String { AttributesJSON.encode(attributes) }
 
     static func app(_ row: Row) -> App {
         App(id: AppID(rawValue: row["id"]), name: row["name"], createdAt: date(row, "created_at"))

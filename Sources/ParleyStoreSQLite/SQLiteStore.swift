@@ -14,6 +14,9 @@ public final class SQLiteStore: ParleyStore {
         public var maxBatch: Int = 512
         /// How long a connection waits for a lock before failing. Default 10 s.
         public var busyTimeout: TimeInterval = 10
+        /// How often the background checkpointer copies the WAL into the database file, when
+        /// anything committed (``WALCheckpointer``); commits never checkpoint themselves. Default 250 ms.
+        public var checkpointInterval: Duration = .milliseconds(250)
         /// Where the store's figures go (`parley_commit_batch_size`: changes per transaction;
         /// `parley_commit_transaction_seconds`: each transaction with its fsync). Default nil: none.
         public var metricsFactory: (any MetricsFactory)?
@@ -25,6 +28,7 @@ public final class SQLiteStore: ParleyStore {
 
     let pool: DatabasePool
     let committer: GroupCommitter
+    let checkpointer: WALCheckpointer
     let logger: Logger
     private let storedEpoch: String
 
@@ -37,6 +41,8 @@ public final class SQLiteStore: ParleyStore {
         config.prepareDatabase { db in
             // FULL: the WAL is fsync'd at every commit, so an acknowledged write survives power loss.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // No checkpoint inside a commit: the WALCheckpointer does it on its own connection.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         pool = try DatabasePool(path: path, configuration: config)
         try SQLiteMigrations.makeMigrator().migrate(pool)
@@ -48,9 +54,12 @@ public final class SQLiteStore: ParleyStore {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
             return epoch
         }
+        checkpointer = try WALCheckpointer(path: path, interval: configuration.checkpointInterval)
         committer = GroupCommitter(
-            writer: pool, maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map(GroupCommitter.Metrics.init))
+            writer: pool, maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map(GroupCommitter.Metrics.init),
+            onCommit: { [checkpointer] in checkpointer.noteCommit() })
         logger = configuration.logger
+        checkpointer.start()
     }
 
     public func epoch() async throws -> String { storedEpoch }
@@ -79,6 +88,7 @@ public final class SQLiteStore: ParleyStore {
         // runs after every write queued before it); only then the file.
         await committer.close()
         try await pool.barrierWriteWithoutTransaction { _ in }
+        await checkpointer.stop()
         try pool.close()
     }
 }

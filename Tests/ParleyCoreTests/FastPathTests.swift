@@ -102,4 +102,17 @@ struct FastPathTests {
             #expect(FrameText.messageEvent(event) == String(decoding: try ParleyJSON.encode(event), as: UTF8.self))
         }
     }
+
+    // MARK: Reading attributes
+
+    @Test func stringMap_agreesWithJSONDecoder_orStepsAside() throws {
+        let maps: [[String: String]] = [[:], ["plan": "pro"], ["a/b": "c\"d\\e\n", "ünï": "🎉", "": ""]]
+        for map in maps {
+            let json = String(decoding: try JSONEncoder().encode(map), as: UTF8.self)
+            #expect(ParleyJSON.stringMap(json) == map, "\(json)")
+        }
+        for text in [#"{"a":1}"#, #"{"a":null}"#, #"{"a":{"b":"c"}}"#, #"{"a":"b","a":"c"}"#, "[]", "", "{"] {
+            #expect(ParleyJSON.stringMap(text) == nil, "\(text)")
+        }
+    }
 }
