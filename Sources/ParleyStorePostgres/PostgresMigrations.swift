@@ -141,6 +141,14 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX outbox_due ON outbox(kind, done_at, due_at)",
         ]),
+        // A message changes its conversation's `updated_at`; with that column in no index, the
+        // update is heap-only (HOT) and touches no index page (decision 0008).
+        ("0009-lean-conversation-indexes", [
+            "DROP INDEX conversations_app_state",
+            "CREATE INDEX conversations_app_state ON conversations(app_id, state)",
+            "DROP INDEX conversations_visitor",
+            "CREATE INDEX conversations_visitor ON conversations(visitor_id)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -226,6 +226,17 @@ enum SQLiteMigrations {
                 CREATE INDEX outbox_due ON outbox(kind, done_at, due_at);
                 """)
         }
+        // A message changes its conversation's `updated_at`; indexes holding that column made every
+        // message rewrite two more index pages. Lists by state or by visitor are small and sort
+        // what they find (decision 0008).
+        migrator.registerMigration("0009-lean-conversation-indexes") { db in
+            try db.execute(sql: """
+                DROP INDEX conversations_app_state;
+                CREATE INDEX conversations_app_state ON conversations(app_id, state);
+                DROP INDEX conversations_visitor;
+                CREATE INDEX conversations_visitor ON conversations(visitor_id);
+                """)
+        }
         return migrator
     }
 }
