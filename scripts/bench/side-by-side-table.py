@@ -3,8 +3,8 @@
 
     python3 scripts/bench/side-by-side-table.py OUT RUNS PAIRS RATE IDLE DRAIN
 
-Medians with (min–max) over the runs, and the ratios Parley ÷ Prosody and Parley ÷ floor. A target
-with no records shows n/a, so the table also works for TARGETS="parley floor".
+Medians with (min–max) over the runs, and the ratios Parley ÷ Prosody, Parley ÷ ejabberd and
+Parley ÷ floor. A target with no records shows n/a, so the table also works for TARGETS="parley floor".
 """
 import json
 import sys
@@ -12,7 +12,7 @@ import sys
 from bench_tables import figure, latency, phase, print_table
 
 out, runs, pairs, rate, idle, drain = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
-targets = ("parley", "prosody", "floor")
+targets = ("parley", "prosody", "ejabberd", "floor")
 
 
 def load(target, kind):
@@ -42,7 +42,7 @@ def row(kind, name, key):
     medians = {t: figure(values[t]) for t in targets}
     counts = "/".join(str(len([v for v in values[t] if v is not None])) for t in targets)
     rows.append((name, *(medians[t][1] for t in targets),
-                 ratio(medians["parley"][0], medians["prosody"][0]), ratio(medians["parley"][0], medians["floor"][0]), counts))
+                 *(ratio(medians["parley"][0], medians[t][0]) for t in targets[1:]), counts))
 
 
 def cpu(index=0):
@@ -59,7 +59,7 @@ for k, label in (("p50", "p50"), ("p99", "p99"), ("p99_9", "p99.9")):
     row("step", f"  {label} ms", latency(k))
 row("step", "  server CPU µs per delivered msg", cpu())
 row("flat", "flat out (1 in flight per sender): delivered msg/s", lambda rs: [x["delivered_per_s"] for x in phase(rs)])
-row("flat", "  acked msg/s (Parley: fsynced; Prosody: XEP-0198 <a/>)", lambda rs: [x["acked_per_s"] for x in phase(rs)])
+row("flat", "  acked msg/s (Parley: fsynced; XMPP: XEP-0198 <a/>)", lambda rs: [x["acked_per_s"] for x in phase(rs)])
 row("flat", "  p50 ms", latency("p50"))
 row("flat", "  p99 ms", latency("p99"))
 row("flat", "  server CPU µs per delivered msg", cpu())
@@ -69,9 +69,10 @@ row("step", "knee: highest step rate with p99 ≤ 100 ms, nothing lost (msg/s)",
 row("step", "  p99 ms at the knee", lambda rs: [r["knee"]["latency_ms"]["p99"] for r in rs if "knee" in r])
 row("step", "  server CPU µs per delivered msg at the knee", lambda rs: [r["knee"].get("server_cpu_us_per_delivered") for r in rs if "knee" in r])
 row("idle", f"idle fleet {idle}: KB per connection", lambda rs: [r["idle"].get("server_bytes_per_connection", 0) / 1024 for r in rs if "idle" in r])
-row("idle", "  connects/s (to the ready frame; Prosody: to <enabled/>)", lambda rs: [r["idle"]["connects_per_s"] for r in rs if "idle" in r])
+row("idle", "  connects/s (to the ready frame; XMPP: to <enabled/>)", lambda rs: [r["idle"]["connects_per_s"] for r in rs if "idle" in r])
 
 
 print_table(f"{pairs} pairs, {runs} runs each; server on CPU0, generator on CPU1; median (min–max)",
-            ("figure", "Parley", "Prosody", "floor (Go relay)", "Parley ÷ Prosody", "Parley ÷ floor", "n (Parley/Prosody/floor)"),
+            ("figure", "Parley", "Prosody", "ejabberd", "floor (Go relay)", "Parley ÷ Prosody", "Parley ÷ ejabberd", "Parley ÷ floor",
+             "n (Parley/Prosody/ejabberd/floor)"),
             rows, targets, load, drain)

@@ -1,17 +1,24 @@
 #!/bin/bash
-# Parley vs a peer (Prosody 0.12: XMPP over WebSocket, every message archived by mod_mam in SQLite)
-# vs the machine's floor (the Go WebSocket relay of /work/shared/bench): same workload shape, same
-# generator (parley-load), server pinned to CPU0 and generator to CPU1, RUNS runs each, interleaved,
-# then a table of medians with ranges and the ratios Parley ÷ Prosody and Parley ÷ floor.
+# Parley vs two XMPP peers (Prosody 0.12 and ejabberd 23.01: XMPP over WebSocket, every message
+# archived by mod_mam in SQLite) vs the machine's floor (the Go WebSocket relay of /work/shared/bench):
+# same workload shape, same generator (parley-load), server pinned to CPU0 and generator to CPU1,
+# RUNS runs each, interleaved, then a table of medians with ranges and the ratios Parley ÷ Prosody,
+# Parley ÷ ejabberd and Parley ÷ floor.
 #
 #   scripts/bench/side-by-side.sh                 # defaults below
 #   RUNS=5 PAIRS=200 RATE=1000 DURATION=10 scripts/bench/side-by-side.sh
-#   TARGETS="parley floor" scripts/bench/side-by-side.sh     # without Prosody
+#   TARGETS="parley floor" scripts/bench/side-by-side.sh     # without the XMPP peers
 #
 # Prosody comes from Debian (apt-get install prosody lua-dbi-sqlite3): installed here when run as
 # root, otherwise left out with a note; scripts/bench/prosody.sh starts a private one per run.
+# ejabberd likewise (apt-get install ejabberd erlang-p1-sqlite3; the package's own service is
+# stopped and disabled): scripts/bench/ejabberd.sh starts a private Erlang VM per run, without
+# distribution (no EPMD, no node name), one scheduler on CPU0, XMPP over WebSocket at
+# /xmpp-websocket, accounts, rosters and archive in one SQLite file (WAL, synchronous FULL, as
+# Prosody's), mod_mam `default: always`; the measured pid is the VM's (beam.smp), which does all
+# the work. Both XMPP peers get the one XMPP client (SASL PLAIN, XEP-0198 acks after every message).
 # Every generator run is under `timeout`; the whole script ends in bounded time (≈ RUNS × 8 min
-# with Prosody, whose overloaded runs drain slowly).
+# with Prosody, whose overloaded runs drain slowly, and as much again with ejabberd).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -23,19 +30,22 @@ STEP=${STEP:-1}              # also find the knee (rate until p99 > 100 ms or a 
 IDLE=${IDLE:-5000}            # idle connections (the fd limit here is 20,000 per process)
 QUIET_WAIT=${QUIET_WAIT:-60}  # seconds to wait for a calm machine before each run (0: don't)
 DRAIN=${DRAIN:-60}            # seconds a run waits for late deliveries and acks before counting the rest lost
-TARGETS=${TARGETS:-parley prosody floor}
+TARGETS=${TARGETS:-parley prosody ejabberd floor}
 GEN_TIMEOUT=${GEN_TIMEOUT:-300}
 OUT=${OUT:-/tmp/parley-side-by-side}
 WSB_SRC=${WSB_SRC:-/work/shared/bench/wsb.go}
-PPORT=18181; FPORT=9191; XPORT=18282; TOKEN=bench-$$
+PPORT=18181; FPORT=9191; XPORT=18282; EPORT=18283; TOKEN=bench-$$
 mkdir -p "$OUT"; rm -f "$OUT"/*.json
 
 echo "== building (release)"
-swift build -c release --product parleyd --scratch-path .build-bench 2>&1 | tail -1
+# Only what the chosen targets need: parleyd for parley, the Go relay for floor.
+if [[ " $TARGETS " == *" parley "* ]]; then
+  swift build -c release --product parleyd --scratch-path .build-bench 2>&1 | tail -1
+fi
 swift build -c release --package-path Benchmarks --product parley-load 2>&1 | tail -1
 LOAD=$ROOT/Benchmarks/.build/release/parley-load
 PARLEYD=$ROOT/.build-bench/release/parleyd
-if [ ! -x /tmp/wsb/wsb ]; then
+if [[ " $TARGETS " == *" floor "* ]] && [ ! -x /tmp/wsb/wsb ]; then
   command -v go >/dev/null || apt-get install -y golang-go golang-github-gorilla-websocket-dev >/dev/null
   mkdir -p /tmp/wsb/src/wsb && cp "$WSB_SRC" /tmp/wsb/src/wsb/main.go
   (cd /tmp/wsb && GO111MODULE=off GOPATH=/tmp/wsb:/usr/share/gocode go build -o wsb wsb)
@@ -52,9 +62,30 @@ if [[ " $TARGETS " == *" prosody "* ]] && ! scripts/bench/prosody.sh check; then
     TARGETS=${TARGETS//prosody/}
   fi
 fi
+if [[ " $TARGETS " == *" ejabberd "* ]] && ! scripts/bench/ejabberd.sh check; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing ejabberd erlang-p1-sqlite3 (Debian)"
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y ejabberd erlang-p1-sqlite3 >/dev/null
+    systemctl disable --now ejabberd >/dev/null 2>&1 || service ejabberd stop >/dev/null 2>&1 || true
+  fi
+  if ! scripts/bench/ejabberd.sh check; then
+    echo "== ejabberd is not installed, so it is left out: apt-get install ejabberd erlang-p1-sqlite3 (as root)"
+    TARGETS=${TARGETS//ejabberd/}
+  fi
+fi
+# The packages' own services are not what is measured: if one is running anyway (installed
+# earlier, started at boot), stop it. Told by its Debian pid file, not by `service … status`, which
+# for ejabberd would start an Erlang node (and EPMD) just to ask.
+for service in prosody ejabberd; do
+  pid=$(cat "/run/$service/$service.pid" 2>/dev/null || true)
+  if [[ " $TARGETS " == *" $service "* ]] && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    echo "== stopping the system $service service (pid $pid)"
+    systemctl disable --now "$service" >/dev/null 2>&1 || service "$service" stop >/dev/null 2>&1 || true
+  fi
+done
 
 SP=
-start_server() {  # $1 = parley|prosody|floor
+start_server() {  # $1 = parley|prosody|ejabberd|floor
   case $1 in
   parley)
     DATA=$(mktemp -d /tmp/parley-bench-data.XXXX)
@@ -64,6 +95,10 @@ start_server() {  # $1 = parley|prosody|floor
     DATA=$(mktemp -d /tmp/prosody-bench-data.XXXX)
     SP=$(PROSODY_PORT=$XPORT PROSODY_CPU=0 scripts/bench/prosody.sh start "$DATA")
     URL=http://127.0.0.1:$XPORT; READY=xmpp-websocket; EXTRA=(--target prosody) ;;
+  ejabberd)
+    DATA=$(mktemp -d /tmp/ejabberd-bench-data.XXXX)
+    SP=$(EJABBERD_PORT=$EPORT EJABBERD_CPU=0 scripts/bench/ejabberd.sh start "$DATA")
+    URL=http://127.0.0.1:$EPORT; READY=xmpp-websocket; EXTRA=(--target ejabberd) ;;
   floor)
     taskset -c 0 /tmp/wsb/wsb -mode server -addr 127.0.0.1:$FPORT -p 1 >"$OUT/wsb.log" 2>&1 &
     SP=$!; URL=http://127.0.0.1:$FPORT; READY=plaintext; EXTRA=(--target floor) ;;
@@ -72,14 +107,19 @@ start_server() {  # $1 = parley|prosody|floor
   echo "server did not start"; exit 1
 }
 stop_server() {
-  # Prosody is not this shell's child (prosody.sh started it), so wait by polling, not with `wait`.
+  # Prosody and ejabberd are not this shell's children (their scripts started them), so wait by
+  # polling, not with `wait`. SIGTERM stops ejabberd's VM cleanly.
   if [ -n "$SP" ]; then
     kill $SP 2>/dev/null || true
     for _ in $(seq 100); do kill -0 $SP 2>/dev/null || break; sleep 0.1; done
     kill -9 $SP 2>/dev/null || true
     wait $SP 2>/dev/null || true
   fi
-  [ -n "${DATA:-}" ] && { cp "$DATA/prosody.log" "$OUT/prosody.log" 2>/dev/null || true; rm -rf "$DATA"; }
+  [ -n "${DATA:-}" ] && {
+    cp "$DATA/prosody.log" "$OUT/prosody.log" 2>/dev/null || true
+    cp "$DATA/log/ejabberd.log" "$OUT/ejabberd.log" 2>/dev/null || true
+    rm -rf "$DATA"
+  }
   SP=; DATA=
 }
 trap stop_server EXIT

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// What a pair engine keeps for `--target prosody`.
+/// What a pair engine keeps for `--target prosody` and `--target ejabberd`.
 struct XMPPPairState {
     /// Socket i's connection (the sockets' delegates are weak, so the engine holds these).
     var clients: [XMPPClient] = []
@@ -14,7 +14,11 @@ struct XMPPPairState {
 /// id carrying sender, number and intended send time as for parleyd. After every message the
 /// sender asks for an ack (`<r/>`); Prosody answers `<a h=N/>` once it has handled the first N
 /// stanzas of that stream, and it handles one stream's elements in order, each to the end —
-/// archived into both users' archives, then routed — before the next.
+/// archived into both users' archives, then routed — before the next. ejabberd 23.01 likewise
+/// handles a stream's elements in order in the sender's session process, and its `<a h=N/>` comes
+/// once message N is in the sender's archive and routed; the recipient's copy is archived by the
+/// recipient's session process just before it writes the message to that socket, so a delivery
+/// still means both copies are stored, as with Prosody.
 extension PairEngine: XMPPClientDelegate {
     func xmppReady(_ client: XMPPClient) {
         readyCount += 1

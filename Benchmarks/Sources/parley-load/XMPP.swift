@@ -1,11 +1,11 @@
 import Foundation
 
-/// The XMPP elements the generator writes for `--target prosody`: XMPP over WebSocket (RFC 7395),
+/// The XMPP elements the generator writes for `--target prosody` and `--target ejabberd`: XMPP over WebSocket (RFC 7395),
 /// SASL PLAIN, resource binding, stream management (XEP-0198) and in-band registration (XEP-0077).
 /// Everything written here is made from names and numbers the generator chose itself, so nothing
 /// needs escaping. Stanzas name their namespace: RFC 7395's `<open/>` sets no default one.
 enum XMPP {
-    /// Prosody's mod_websocket endpoint.
+    /// Prosody's mod_websocket endpoint; scripts/bench/ejabberd.sh serves ejabberd_http_ws at the same path.
     static let path = "/xmpp-websocket"
     /// RFC 7395 §3.2: the client must ask for the `xmpp` subprotocol.
     static let upgradeHeaders = [("Sec-WebSocket-Protocol", "xmpp")]

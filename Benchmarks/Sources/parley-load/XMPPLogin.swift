@@ -5,8 +5,8 @@
 ///          → bind → enable stream management (XEP-0198) → ready
 ///     … → SASL PLAIN → open again → features → resume (XEP-0198) → ready   (goal .resume)
 ///
-/// Session establishment (RFC 3921) is skipped: Prosody 0.12 marks it optional. No presence is
-/// sent: the generator addresses full JIDs, which Prosody delivers to without it.
+/// Session establishment (RFC 3921) is skipped: Prosody 0.12 and ejabberd 23.01 mark it optional.
+/// No presence is sent: the generator addresses full JIDs, which both deliver to without it.
 struct XMPPLogin {
     enum Goal {
         /// Make the account and close: setup before anything is timed.
