@@ -48,6 +48,8 @@ public final class SQLiteStore: ParleyStore {
                 // default 2 MiB, a large batch spilled dirty pages into the WAL mid-transaction (a
                 // fifth of the server's time under load), and pages touched twice went twice.
                 try db.execute(sql: "PRAGMA cache_size = -32768")
+                // Statement and savepoint journals in memory, not in temporary files.
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
         }
         pool = try DatabasePool(path: path, configuration: config)
