@@ -70,7 +70,8 @@ struct RoutingTests {
     }
 
     @Test func agentOfflinePastGrace_conversationsReturnToTheHeadOfTheQueue() async throws {
-        try await withServer(configure: { $0.offlineGrace = 0.5 }) { server in
+        let clock = ManualClock(start: Date())
+        try await withServer(configure: { $0.offlineGrace = 120; $0.clock = clock }) { server in
             let agentSession = try await server.agent(name: "Leaver", capacity: 1)
             let agent = try await server.socket(agentSession.token)
             _ = try await server.http.send("PUT", "/v1/agent/availability", AvailabilityRequest(availability: .online), token: agentSession.token)
@@ -85,7 +86,11 @@ struct RoutingTests {
 
             // The agent's only connection drops; after the grace the conversation goes back, ahead of the other.
             await agent.close()
-            let left = try await firstSocket.nextEvent(in: first.id, timeout: .seconds(10)) { $0.body.type == "participant_left" }
+            await clock.waitForSleepers(1)
+            clock.advance(by: 119)
+            #expect(clock.sleeperCount == 1, "not yet")
+            clock.advance(by: 1)
+            let left = try await firstSocket.nextEvent(in: first.id) { $0.body.type == "participant_left" }
             #expect(left.body == .participantLeft(.init(participant: .agent(agentSession.agent.id, name: "Leaver"), reason: .offline)))
             let requeued = try await firstSocket.nextEvent(in: first.id) { [leftSeq = left.seq] in $0.seq == leftSeq + 1 }
             #expect(requeued.body == .stateChanged(.init(from: .assigned, to: .queued, reason: .requeued)))
@@ -98,7 +103,8 @@ struct RoutingTests {
     }
 
     @Test func agentWhoReconnectsWithinGrace_keepsTheConversation() async throws {
-        try await withServer(configure: { $0.offlineGrace = 1.5 }) { server in
+        let clock = ManualClock(start: Date())
+        try await withServer(configure: { $0.offlineGrace = 120; $0.clock = clock }) { server in
             let agentSession = try await server.agent(name: "Flaky", capacity: 1)
             let agent = try await server.socket(agentSession.token)
             _ = try await server.http.send("PUT", "/v1/agent/availability", AvailabilityRequest(availability: .online), token: agentSession.token)
@@ -106,8 +112,12 @@ struct RoutingTests {
             let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
             _ = try await agent.next { if case .conversation(let c) = $0 { c.id == conversation.id && c.state == .assigned } else { false } }
             await agent.close()
+            await clock.waitForSleepers(1)
+            clock.advance(by: 60)
+            // Its `ready` comes after routing saw the agent back, which ends the grace timer.
             let back = try await server.socket(agentSession.token)
-            try await Task.sleep(for: .seconds(2.5))
+            #expect(clock.sleeperCount == 0, "the grace timer is gone")
+            clock.advance(by: 3_600)
             let after = try await server.http.get("/v1/conversations/\(conversation.id)", token: visitor.token, as: Conversation.self)
             #expect(after.state == .assigned && after.agentID == agentSession.agent.id)
             await back.close()

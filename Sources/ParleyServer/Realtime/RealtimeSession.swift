@@ -47,7 +47,7 @@ struct RealtimeSession {
             }
             // The token's end ends the socket too: a timer on the socket's event loop, not a sleeping
             // task per connection (idle connections are most of them; each task costs memory).
-            let lifetime = max(0, min(caller.expiresAt.timeIntervalSinceNow, 365 * 24 * 3600))
+            let lifetime = max(0, min(caller.expiresAt.timeIntervalSince(server.configuration.clock.now()), 365 * 24 * 3600))
             let expiry = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(lifetime * 1000))) {
                 connection.revoke(reason: "token expired")
             }

@@ -255,6 +255,9 @@ actor RoutingEngine {
                     guard !Task.isCancelled else { return }
                     await self?.graceExpired(agent)
                 }
+            case .cancelGrace(let agent):
+                graceTimers[agent]?.cancel()
+                graceTimers[agent] = nil
             case .requeue(let conversation, let agent, let rank):
                 await requeue(conversation, from: agent, rank: rank)
             }

@@ -25,6 +25,8 @@ public struct RoutingState: Sendable {
         case announcePosition(ConversationID, visitor: VisitorID, position: Int)
         /// Call ``graceExpired(agent:now:)`` at the deadline.
         case scheduleGrace(AgentID, deadline: Date)
+        /// The agent is back before the deadline: the grace timer can go.
+        case cancelGrace(AgentID)
         /// Commit the return of an agent's conversation to the head of its queue at `rank`.
         case requeue(ConversationID, from: AgentID, rank: Int64)
     }
@@ -305,8 +307,9 @@ public struct RoutingState: Sendable {
     private mutating func presenceChanged(_ id: AgentID, now: Date) -> [Action] {
         guard let agent = agents[id] else { return [] }
         if agent.isPresent {
+            guard agent.graceDeadline != nil else { return [] }
             agents[id]!.graceDeadline = nil
-            return []
+            return [.cancelGrace(id)]
         }
         guard !agent.assigned.isEmpty, agent.graceDeadline == nil else { return [] }
         let deadline = now.addingTimeInterval(graceDuration)
