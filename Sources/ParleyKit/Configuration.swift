@@ -37,6 +37,9 @@ public struct ParleyConfiguration: Sendable {
     public var appearance = Appearance()
     /// Reconnect delays. Default ``ReconnectPolicy/standard``.
     public var reconnectPolicy: ReconnectPolicy = .standard
+    /// Where the client reads the time and waits (reconnect delays, when a message was accepted).
+    /// Default the system's clock; tests pass one they move by hand.
+    public var clock: any WallClock = SystemClock()
     /// The logger. Default: silent.
     public var logger: Logger = Logger(label: "parley.kit", factory: { _ in SwiftLogNoOpLogHandler() })
 

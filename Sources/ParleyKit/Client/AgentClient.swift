@@ -33,6 +33,7 @@ public actor AgentClient {
 
     /// Creates a client for a server. Nothing happens until ``login(email:password:)``.
     public init(serverURL: URL, transport: any RealtimeTransport, reconnectPolicy: ReconnectPolicy = .standard,
+                clock: any WallClock = SystemClock(),
                 logger: Logger = Logger(label: "parley.agent", factory: { _ in SwiftLogNoOpLogHandler() })) {
         http = HTTPClient(baseURL: serverURL)
         self.logger = logger
@@ -45,7 +46,7 @@ public actor AgentClient {
             opened: { epoch in await owner.value?.opened(epoch: epoch) },
             frame: { frame in await owner.value?.handle(frame) },
             lost: {})
-        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: reconnectPolicy, logger: logger, handlers: handlers)
+        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: reconnectPolicy, logger: logger, handlers: handlers, clock: clock)
         owner.value = self
     }
 

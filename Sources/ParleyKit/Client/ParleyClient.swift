@@ -56,7 +56,9 @@ public actor ParleyClient {
             opened: { epoch in await owner.value?.opened(epoch: epoch) },
             frame: { frame in await owner.value?.handle(frame) },
             lost: { await owner.value?.lost() })
-        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: configuration.reconnectPolicy, logger: logger, handlers: handlers)
+        link = RealtimeLink(
+            transport: transport, url: http.realtimeURL, policy: configuration.reconnectPolicy, logger: logger, handlers: handlers,
+            clock: configuration.clock)
         owner.value = self
     }
 
@@ -194,7 +196,7 @@ public actor ParleyClient {
     public func send(_ text: String, in conversation: ConversationID) async throws -> ChatMessage {
         try ParleyError.checkMessageText(text)
         if snapshots[conversation] == nil { snapshots[conversation] = ConversationSnapshot(id: conversation) }
-        let item = OutboxItem(clientMessageID: UUID().uuidString.lowercased(), conversationID: conversation, text: text, createdAt: Date())
+        let item = OutboxItem(clientMessageID: UUID().uuidString.lowercased(), conversationID: conversation, text: text, createdAt: configuration.clock.now())
         try await perform(outbox.enqueue(item))
         await publish(conversation)
         return ChatMessage(id: item.clientMessageID, seq: nil, text: text, author: .visitor(visitorID ?? VisitorID(rawValue: ""), name: configuration.userName),

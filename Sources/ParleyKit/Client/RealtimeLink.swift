@@ -28,9 +28,12 @@ actor RealtimeLink {
     private var readerTask: Task<Void, Never>?
     private var observers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
     private var random: @Sendable () -> Double
+    /// What reconnect delays are waited on (``ParleyConfiguration/clock``).
+    private let clock: any WallClock
 
     init(transport: any RealtimeTransport, url: URL, policy: ReconnectPolicy, logger: Logger, handlers: Handlers,
-         random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
+         clock: any WallClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
+        self.clock = clock
         self.transport = transport
         self.url = url
         self.handlers = handlers
@@ -81,8 +84,9 @@ actor RealtimeLink {
                 Task { await self.connect(attempt) }
             case .scheduleRetry(let delay):
                 retryTask?.cancel()
-                retryTask = Task {
-                    try? await Task.sleep(for: delay)
+                retryTask = Task { [clock] in
+                    let (seconds, attoseconds) = delay.components
+                    try? await clock.sleep(for: Double(seconds) + Double(attoseconds) / 1e18)
                     guard !Task.isCancelled else { return }
                     self.retryFired()
                 }
