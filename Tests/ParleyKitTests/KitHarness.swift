@@ -24,12 +24,15 @@ struct KitHarness {
         return ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())
     }
 
-    /// A logged-in, online agent of the demo queue.
+    /// A logged-in, online agent of the demo queue, returned once connected: routing counts an
+    /// agent only while a socket of theirs is registered, and the server says `ready` after that.
     func onlineAgent(name: String = "Agent", capacity: Int = 3) async throws -> AgentClient {
         let session = try await server.agent(name: name, capacity: capacity)
         let client = AgentClient(serverURL: server.baseURL, transport: NIOWebSocketTransport(), reconnectPolicy: Self.fastPolicy)
+        let events = await client.events()
         try await client.login(email: session.agent.email, password: "password-123")
         try await client.setAvailability(.online)
+        _ = try await first(events) { if case .connection(.connected) = $0 { true } else { false } }
         return client
     }
 }

@@ -83,11 +83,11 @@ struct DeskSessionTests {
             // The socket: our own origin upgrades; another origin, none, or a forged second one do not
             // (the WebSocket layer refuses an upgrade with a bare 400; a plain GET shows the reason).
             let own = "http://127.0.0.1:\(server.port)"
-            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": own]) == 101)
-            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "http://evil.example"]) == 400)
-            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie]) == 400)
-            #expect(try RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "\(own)\r\nOrigin: http://evil.example"]) == 400)
-            #expect(try RawUpgrade.status(port: server.port, headers: ["Origin": own]) == 400)
+            #expect(try await RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": own]) == 101)
+            #expect(try await RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "http://evil.example"]) == 400)
+            #expect(try await RawUpgrade.status(port: server.port, headers: ["Cookie": cookie]) == 400)
+            #expect(try await RawUpgrade.status(port: server.port, headers: ["Cookie": cookie, "Origin": "\(own)\r\nOrigin: http://evil.example"]) == 400)
+            #expect(try await RawUpgrade.status(port: server.port, headers: ["Origin": own]) == 400)
             let reason = try await server.http.request("GET", "/v1/realtime", headers: ["Cookie": cookie])
             #expect(reason.status == 403 && reason.error?.error.message.contains("desk") == true)
         }

@@ -72,7 +72,7 @@ struct NodeFanOutTests {
             #expect(texts == (1...5).map { "message \($0)" })
             #expect(seqs == Array(seqs[0]...(seqs[0] + 4)), "no gap, no duplicate")
             // Left in the socket's buffer: only the replayed "opened" event (seq 1) skipped above.
-            let extra = await agentSocket.takeEvents(in: conversation.id)
+            let extra = try await agentSocket.takeEvents(in: conversation.id)
             #expect(extra.map(\.seq) == [1], "nothing delivered twice: \(extra.map(\.seq))")
             await agentSocket.close()
         }

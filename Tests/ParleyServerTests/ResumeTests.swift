@@ -34,7 +34,7 @@ struct ResumeTests {
             // Live events continue after the replay with no gap and no duplicate.
             try await second.send(.send(.init(ref: "live", conversationID: conversation.id, clientMessageID: "after-1", text: "after")))
             _ = try await second.next { if case .ack = $0 { true } else { false } }
-            let events = await second.takeEvents(in: conversation.id)
+            let events = try await second.takeEvents(in: conversation.id)
             #expect(events.map(\.seq) == [5, 6, 7, 8, 9, 10])
             #expect(events.compactMap(\.message?.text) == ["missed 1", "missed 2", "missed 3", "missed 4", "missed 5", "after"])
             await second.close()
@@ -53,7 +53,7 @@ struct ResumeTests {
             #expect(reset == .reset(.init(conversationID: conversation.id, epoch: try await server.store.epoch())))
             // The replay comes before `subscribed`; waiting for it makes the check independent of timing.
             _ = try await socket.next { if case .subscribed = $0 { true } else { false } }
-            let events = await socket.takeEvents(in: conversation.id)
+            let events = try await socket.takeEvents(in: conversation.id)
             #expect(events.map(\.seq) == [1, 2])
             await socket.close()
         }

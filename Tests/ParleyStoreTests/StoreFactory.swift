@@ -59,15 +59,21 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     }
 
     /// Runs `body` with a database of this kind, removing it afterwards (also when `body` throws).
+    ///
+    /// The body runs on ``BlockingIO``'s threads: a store's `init` and `close()` block their thread
+    /// on fsync (SQLite migrates and checkpoints), which must not hold the cooperative pool the rest
+    /// of the suite runs on.
     func withDatabase(_ body: (TestDatabase) async throws -> Void) async throws {
-        let database = try await makeDatabase()
-        do {
-            try await body(database)
-        } catch {
+        try await BlockingIO.run {
+            let database = try await makeDatabase()
+            do {
+                try await body(database)
+            } catch {
+                await database.remove()
+                throw error
+            }
             await database.remove()
-            throw error
         }
-        await database.remove()
     }
 
     /// Runs `body` with a store on a fresh, empty database, closing and removing it afterwards.

@@ -52,6 +52,7 @@ public final class ChildProcess: Sendable {
                     break  // 0: end of file; < 0: the pipe is gone
                 }
             }
+            collected.finish()
             withExtendedLifetime(handle) {}
         }
         thread.name = "child-output"
@@ -79,10 +80,13 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and for the last of its output, and returns its status.
+    ///
+    /// Exiting is not enough: the output thread may not have read what the process printed last
+    /// (under load a run of `parleyd migrate` once read as empty). The end of the pipe is.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while process.isRunning || !output.isFinished {
             guard ContinuousClock.now < deadline else { throw TestFailure("still running after \(timeout); printed:\n\(printed)") }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -97,7 +101,10 @@ public final class ChildProcess: Sendable {
 
 /// Output gathered from a pipe's handler thread.
 private final class Collected: Sendable {
-    private let storage = Mutex("")
-    var text: String { storage.withLock { $0 } }
-    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+    private let storage = Mutex((text: "", isFinished: false))
+    var text: String { storage.withLock { $0.text } }
+    /// True once the pipe reached its end: everything the process printed is in ``text``.
+    var isFinished: Bool { storage.withLock { $0.isFinished } }
+    func append(_ data: Data) { storage.withLock { $0.text += String(decoding: data, as: UTF8.self) } }
+    func finish() { storage.withLock { $0.isFinished = true } }
 }

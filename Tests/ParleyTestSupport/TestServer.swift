@@ -49,7 +49,14 @@ public final class TestServer: Sendable {
         let metrics = ServerMetrics()
         var storeConfiguration = SQLiteStore.Configuration()
         storeConfiguration.metricsFactory = metrics.factory
-        let store = try given ?? SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path, configuration: storeConfiguration)
+        let store: any ParleyStore
+        if let given {
+            store = given
+        } else {
+            // Opening migrates, and each migration fsyncs: not on the cooperative pool (BlockingIO).
+            let path = directory.appendingPathComponent("parley.sqlite").path
+            store = try await BlockingIO.run { [storeConfiguration] in try SQLiteStore(path: path, configuration: storeConfiguration) }
+        }
         var configuration = ServerConfiguration(tokenKey: Data(repeating: 7, count: 32))
         configuration.metrics = metrics
         configuration.port = previous?.port ?? 0
@@ -75,8 +82,11 @@ public final class TestServer: Sendable {
     public func stop(keepFiles: Bool = false) async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
-        try? await store.close()
-        if !keepFiles { try? FileManager.default.removeItem(at: directory) }
+        // Closing checkpoints the WAL (fsync): not on the cooperative pool either.
+        await BlockingIO.run {
+            try? await store.close()
+            if !keepFiles { try? FileManager.default.removeItem(at: directory) }
+        }
     }
 
     // MARK: Fixtures

@@ -42,7 +42,11 @@ final class FrameBuffer: Sendable {
     /// Every frame received and not yet taken.
     var pending: [ServerFrame] { state.withLock { $0.frames } }
 
-    /// Removes and returns the oldest frame that matches, waiting up to `timeout` for one.
+    /// Removes and returns the oldest frame that matches, waiting until one arrives.
+    ///
+    /// The wait ends on the frame, on the socket's end, or on cancellation (a suite's time limit).
+    /// `timeout` is only a last resort against a frame that never comes, so that the failure names
+    /// what was pending; a passing run never gets near it.
     func take(timeout: Duration, where matches: (ServerFrame) -> Bool) async throws -> ServerFrame {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -53,10 +57,26 @@ final class FrameBuffer: Sendable {
                 return (nil, state.version, state.isFinished)
             }
             if let found { return found }
-            if finished { throw TestFailure("the socket closed before a matching frame arrived") }
-            if ContinuousClock.now >= deadline { throw TestFailure("no matching frame within \(timeout)") }
+            if finished { throw TestFailure("the socket closed before a matching frame arrived; pending: \(pendingSummary)") }
+            try Task.checkCancellation()
+            if ContinuousClock.now >= deadline { throw TestFailure("no matching frame within \(timeout); pending: \(pendingSummary)") }
             await waitForChange(after: version, until: deadline)
         }
+    }
+
+    /// Removes and returns every frame that matches, in arrival order, without waiting.
+    func takeAll(where matches: (ServerFrame) -> Bool) -> [ServerFrame] {
+        state.withLock { state in
+            let taken = state.frames.filter(matches)
+            state.frames.removeAll(where: matches)
+            return taken
+        }
+    }
+
+    /// The types of the frames not yet taken, for failure messages.
+    private var pendingSummary: String {
+        let types = pending.map(\.type)
+        return types.isEmpty ? "none" : types.joined(separator: ", ")
     }
 
     private func waitForChange(after version: UInt64, until deadline: ContinuousClock.Instant) async {
@@ -64,21 +84,28 @@ final class FrameBuffer: Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.version != version { return true }
-                state.waiters[id] = continuation
-                return false
-            }
-            if resumeNow {
-                continuation.resume()
-                return
-            }
-            Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
-                waiter?.resume()
-            }
+        let wake = { @Sendable in
+            let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume()
         }
+        // Each of the three wakes (frame, deadline, cancellation) either finds the waiter registered,
+        // or comes before it registers, which then sees the change and does not wait.
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            wake()
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.version != version || Task.isCancelled || ContinuousClock.now >= deadline { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            wake()
+        }
+        timer.cancel()
     }
 }

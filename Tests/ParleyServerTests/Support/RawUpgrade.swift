@@ -4,11 +4,18 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ParleyTestSupport
 
 /// Sends a WebSocket upgrade request with exactly the headers given and returns the status code the
 /// server answers with. WSClient always adds an `Origin` of its own, so tests of origin checks need this.
 enum RawUpgrade {
-    static func status(port: Int, path: String = "/v1/realtime", headers: [String: String]) throws -> Int {
+    /// The status line's code. The blocking socket calls run on ``BlockingIO``'s threads: a `recv`
+    /// on the cooperative pool would hold one of the threads the server needs to answer it.
+    static func status(port: Int, path: String = "/v1/realtime", headers: [String: String]) async throws -> Int {
+        try await BlockingIO.run { try blockingStatus(port: port, path: path, headers: headers) }
+    }
+
+    private static func blockingStatus(port: Int, path: String, headers: [String: String]) throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawUpgradeError("socket() failed") }
         defer { close(fd) }
@@ -16,7 +23,8 @@ enum RawUpgrade {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // A last resort against a server that never answers; not what a passing run waits for.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -30,7 +38,11 @@ enum RawUpgrade {
         let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { throw RawUpgradeError("send() failed") }
         var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        var count: Int
+        repeat {
+            // With a receive timeout set, a signal (a debugger attaching, say) ends recv with EINTR.
+            count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        } while count < 0 && errno == EINTR
         guard count > 12 else { throw RawUpgradeError("no answer") }
         // "HTTP/1.1 101 Switching Protocols"
         let statusLine = String(decoding: buffer[..<count], as: UTF8.self).prefix { $0 != "\r" }

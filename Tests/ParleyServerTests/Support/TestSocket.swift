@@ -10,6 +10,11 @@ import WSClient
 
 /// A realtime client for tests: frames in arrive on a stream; `next(…)` awaits one that matches.
 final class TestSocket: Sendable {
+    /// How long a wait for a frame goes on before it fails with what was pending instead. A last
+    /// resort, not a schedule: waits end on the frame, and a passing run is far from this even on a
+    /// loaded machine (docs/testing.md). Below the suites' time limits, so the failure is specific.
+    static let lastResort: Duration = .seconds(30)
+
     private let outbound = Mutex<WebSocketOutboundWriter?>(nil)
     let buffer = FrameBuffer()
     /// The close code the server sent, once closed.
@@ -52,7 +57,7 @@ final class TestSocket: Sendable {
         }
         var readyIterator = ready.makeAsyncIterator()
         try await readyIterator.next()?.get()
-        let first = try await socket.next(timeout: .seconds(10))
+        let first = try await socket.next()
         guard case .ready = first else { throw TestFailure("expected ready, got \(first)") }
         return socket
     }
@@ -73,17 +78,17 @@ final class TestSocket: Sendable {
     }
 
     /// The oldest frame not yet taken.
-    func next(timeout: Duration = .seconds(10)) async throws -> ServerFrame {
+    func next(timeout: Duration = lastResort) async throws -> ServerFrame {
         try await buffer.take(timeout: timeout) { _ in true }
     }
 
     /// The oldest frame that matches (others stay for later checks); throws after `timeout`.
-    func next(timeout: Duration = .seconds(10), where matches: @escaping @Sendable (ServerFrame) -> Bool) async throws -> ServerFrame {
+    func next(timeout: Duration = lastResort, where matches: @escaping @Sendable (ServerFrame) -> Bool) async throws -> ServerFrame {
         try await buffer.take(timeout: timeout, where: matches)
     }
 
     /// Waits for the next event of a conversation that matches.
-    func nextEvent(in conversation: ConversationID, timeout: Duration = .seconds(10), where matches: @escaping @Sendable (ConversationEvent) -> Bool = { _ in true }) async throws -> ConversationEvent {
+    func nextEvent(in conversation: ConversationID, timeout: Duration = lastResort, where matches: @escaping @Sendable (ConversationEvent) -> Bool = { _ in true }) async throws -> ConversationEvent {
         let frame = try await next(timeout: timeout) { frame in
             if case .event(let event) = frame { return event.conversationID == conversation && matches(event) }
             return false
@@ -92,11 +97,21 @@ final class TestSocket: Sendable {
         return event
     }
 
-    /// Events of a conversation received so far and not taken, in arrival order (takes them).
-    func takeEvents(in conversation: ConversationID, quiet: Duration = .milliseconds(300)) async -> [ConversationEvent] {
-        var events: [ConversationEvent] = []
-        while let event = try? await nextEvent(in: conversation, timeout: quiet) { events.append(event) }
-        return events
+    /// Events of a conversation that the server queued for this socket before now and that are not
+    /// taken yet, in arrival order (takes them).
+    ///
+    /// A ping is the barrier, not a quiet period: the server handles a socket's frames in order and
+    /// writes everything it queued for the socket in order, so once this ping's pong is here, every
+    /// event queued before it (by this socket's frames, or by requests that already returned) is too.
+    func takeEvents(in conversation: ConversationID) async throws -> [ConversationEvent] {
+        let ref = "barrier-\(UUID().uuidString)"
+        try await send(.ping(.init(ref: ref)))
+        _ = try await next { if case .pong(let pong) = $0 { pong.ref == ref } else { false } }
+        return buffer.takeAll { frame in
+            if case .event(let event) = frame { event.conversationID == conversation } else { false }
+        }.compactMap { frame in
+            if case .event(let event) = frame { event } else { nil }
+        }
     }
 
     /// Closes the socket normally and waits until it is closed.
