@@ -41,7 +41,7 @@ final class WALCheckpointer: Sendable {
                     idleRounds = 0
                     self?.pending.store(true, ordering: .relaxed)
                 }
-                self?.runIfCommitted()
+                await self?.runIfCommitted()
             }
         }
         self.task.withLock { $0 = task }
@@ -51,15 +51,19 @@ final class WALCheckpointer: Sendable {
     func noteCommit() { pending.store(true, ordering: .relaxed) }
 
     /// Checkpoints now when anything committed since the last run.
-    func runIfCommitted() {
+    func runIfCommitted() async {
         guard pending.exchange(false, ordering: .relaxed) else { return }
-        run()
+        await run()
     }
 
     /// One PASSIVE checkpoint: copies what no reader still needs. Returns the frames copied.
+    ///
+    /// It runs on the connection's own queue (GRDB's async access), never on a thread of Swift's
+    /// cooperative pool: the checkpoint fsyncs, and a pool thread stuck in an fsync is one the
+    /// whole process is without (two on this machine).
     @discardableResult
-    func run() -> Int {
-        let copied = (try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) })?.checkpointedFrameCount ?? 0
+    func run() async -> Int {
+        let copied = (try? await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) })?.checkpointedFrameCount ?? 0
         counts.withLock { counts in
             counts.runs += 1
             counts.frames += max(0, copied)

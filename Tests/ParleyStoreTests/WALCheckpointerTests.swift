@@ -19,7 +19,7 @@ struct WALCheckpointerTests {
         let store = try SQLiteStore(path: path, configuration: configuration)
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id
-        _ = store.checkpointer.run()  // what setting up wrote
+        await store.checkpointer.run()  // what setting up wrote
 
         #expect(try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") } == 0,
                 "the writer never checkpoints inside a commit")
@@ -34,7 +34,7 @@ struct WALCheckpointerTests {
         #expect(walBefore > 4_096 * 1_000, "the WAL grew past the default checkpoint size: \(walBefore) bytes")
         let fileBefore = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
 
-        let copied = store.checkpointer.run()
+        let copied = await store.checkpointer.run()
         #expect(copied > 1_000, "frames copied: \(copied)")
         let fileAfter = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(fileAfter > fileBefore, "the messages are in the database file now")
