@@ -290,6 +290,42 @@ struct FileStorageTests {
         #expect(historyBytes > 100 * long)
         #expect(long <= eventBytes + 128)
         #expect(abs(long - short) <= 8)
+
+        // 2,000 records, read back in several batches.
+        let events = try FileStorage(directory: directory).loadHistory().events
+        #expect(events.count == 20)
+        #expect(events[id] == Self.events(id, 1...101))
+        #expect(events.values.allSatisfy { $0.count >= 100 && $0.map(\.seq) == Array(1...Int64($0.count)) })
+    }
+
+    @Test func aWholeRecordThatDoesNotDecode_endsTheLoad_andIsCutOffBeforeTheNextAppend() throws {
+        let directory = Self.temporaryDirectory()
+        let id = ConversationID.generate()
+        let storage = FileStorage(directory: directory)
+        for name in ["a", "b", "c"] { try storage.appendOutbox(Self.item(name, id)) }
+        // A record with a sound checksum of a kind this version does not know (a newer one wrote it).
+        let payload = Data(#"{"kind":"from_the_future","item":{}}"#.utf8)
+        var record = Data()
+        for value in [UInt32(payload.count), Self.crc32(payload)] { record.append(contentsOf: withUnsafeBytes(of: value.bigEndian, Array.init)) }
+        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("outbox.log"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: record + payload)
+        try handle.close()
+
+        let reopened = FileStorage(directory: directory)
+        #expect(try reopened.loadOutbox() == ["a", "b", "c"].map { Self.item($0, id) })
+        try reopened.appendOutbox(Self.item("d", id))
+        #expect(try FileStorage(directory: directory).loadOutbox() == ["a", "b", "c", "d"].map { Self.item($0, id) })
+    }
+
+    /// CRC-32 (IEEE), bit by bit: the journal's record checksum.
+    static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
     }
 
     @Test func oldJSONFiles_areConvertedOnce_andRemoved() throws {

@@ -132,6 +132,26 @@ struct ConversationSnapshotTests {
         #expect(snapshot.agent == nil)
     }
 
+    @Test func storedEvents_giveTheSameSnapshotAsApplyingEach_upToTheFirstGap() {
+        let summary = FileStorageTests.conversation(id)
+        let events = [
+            event(1, visitor, .stateChanged(.init(from: nil, to: .queued, reason: .opened))),
+            event(2, .system, .stateChanged(.init(from: .queued, to: .assigned, reason: .assigned, agentID: AgentID(rawValue: agent.id!)))),
+            event(3, agent, .participantJoined(.init(participant: agent))),
+            event(4, agent, .message(.init(clientMessageID: "a", text: "Hi"))),
+        ]
+        var applied = ConversationSnapshot(id: id, summary: summary)
+        for event in events { applied.apply(event) }
+        let adopted = ConversationSnapshot(id: id, summary: summary, events: events)
+        #expect(adopted == applied)
+        #expect(adopted.state == .assigned && adopted.agent == agent && adopted.unreadCount == 1 && adopted.summary?.lastSeq == 4)
+
+        // Seq 3 missing: only 1…2 are kept; the resume fetches the rest.
+        let withGap = ConversationSnapshot(id: id, summary: summary, events: events.filter { $0.seq != 3 })
+        #expect(withGap.events.map(\.seq) == [1, 2])
+        #expect(withGap.lastSeq == 2)
+    }
+
     @Test func messages_showPendingOutboxItemsAfterStoredOnes() {
         var snapshot = ConversationSnapshot(id: id)
         snapshot.apply(event(1, visitor, .message(.init(clientMessageID: "sent", text: "one"))))

@@ -29,7 +29,11 @@ public actor ParleyClient {
     /// The store epoch the held seqs belong to (the history itself lives in `snapshots` and storage).
     private var epoch: String?
     private var snapshots: [ConversationID: ConversationSnapshot] = [:]
+    /// Models exist for the conversations the app asked for (``conversation(_:)``): a history of
+    /// many conversations is not turned into screens nobody opened.
     private var models: [ConversationID: ConversationModel] = [:]
+    /// Each conversation's unread count as last published, so an event costs its own conversation.
+    private var unreadCounts: [ConversationID: Int] = [:]
     private var observers: [UUID: AsyncStream<ParleyEvent>.Continuation] = [:]
     private var isStarted = false
     private var lastUnread = 0
@@ -79,12 +83,12 @@ public actor ParleyClient {
             secrets = fresh
         }
         outbox = OutboxMachine(items: try storage.loadOutbox())
-        let history = try storage.loadHistory()
+        var history = try storage.loadHistory()
         epoch = history.epoch
         for id in Set(history.conversations.keys).union(history.events.keys) {
-            var snapshot = ConversationSnapshot(id: id, summary: history.conversations[id])
-            let stored = history.events[id] ?? []
-            for event in stored where event.seq == snapshot.lastSeq + 1 { snapshot.apply(event) }
+            // Moved out of the loaded value, so the snapshot adopts the array instead of copying it.
+            let stored = history.events.removeValue(forKey: id) ?? []
+            let snapshot = ConversationSnapshot(id: id, summary: history.conversations[id], events: stored)
             if snapshot.events.count < stored.count {
                 // A gap (a history write failed once): keep what precedes it; the resume fetches the rest.
                 let kept = snapshot.events
@@ -196,8 +200,9 @@ public actor ParleyClient {
             snapshots[id]?.queuePosition = conversation.queuePosition
             await subscribe(id)
         }
+        let model = model(id)
         await publish(id)
-        return await model(id)
+        return model
     }
 
     /// Sends a text message. It is in local storage when this returns, shown as pending, and is
@@ -314,6 +319,7 @@ public actor ParleyClient {
         if self.epoch != nil && self.epoch != epoch {
             // Another database: what we hold cannot be resumed; subscriptions start over.
             for id in snapshots.keys { snapshots[id]?.reset() }
+            unreadCounts = [:]
             storeHistory { try $0.resetHistory(epoch: epoch) }
         } else if self.epoch == nil {
             storeHistory { try $0.saveEpoch(epoch) }
@@ -351,6 +357,7 @@ public actor ParleyClient {
             }
         case .reset(let reset):
             snapshots[reset.conversationID]?.reset()
+            unreadCounts[reset.conversationID] = nil
             storeHistory { try $0.resetEvents(of: reset.conversationID) }
             if epoch != reset.epoch {
                 epoch = reset.epoch
@@ -431,7 +438,7 @@ public actor ParleyClient {
         if isChanged { storeHistory { try $0.saveConversation(summary) } }
     }
 
-    private func model(_ id: ConversationID) async -> ConversationModel {
+    private func model(_ id: ConversationID) -> ConversationModel {
         if let model = models[id] { return model }
         let model = ConversationModel(id: id)
         models[id] = model
@@ -440,11 +447,13 @@ public actor ParleyClient {
 
     private func publish(_ id: ConversationID) async {
         guard let snapshot = snapshots[id] else { return }
-        let model = await model(id)
-        let pending = outbox.items
-        let visitor = visitorID
-        await MainActor.run { model.update(from: snapshot, pending: pending, visitor: visitor) }
-        let unread = snapshots.values.reduce(0) { $0 + $1.unreadCount }
+        if let model = models[id] {
+            let pending = outbox.items
+            let visitor = visitorID
+            await MainActor.run { model.update(from: snapshot, pending: pending, visitor: visitor) }
+        }
+        unreadCounts[id] = snapshot.unreadCount
+        let unread = unreadCounts.values.reduce(0, +)
         if unread != lastUnread {
             lastUnread = unread
             emit(.unread(count: unread, hasUnread: unread > 0))

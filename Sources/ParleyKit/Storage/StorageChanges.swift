@@ -25,9 +25,17 @@ extension StoredHistory {
         case .conversation(let conversation):
             conversations[conversation.id] = conversation
         case .events(let id, let added):
-            var stored = events[id] ?? []
-            for event in added where event.seq > (stored.last?.seq ?? 0) { stored.append(event) }
-            events[id] = stored
+            // Taken out while it grows, so that the array is not copied for each record.
+            let key = events.index(forKey: id).map { events.keys[$0] } ?? id
+            var stored = events.removeValue(forKey: id) ?? []
+            for var event in added where event.seq > (stored.last?.seq ?? 0) {
+                // Decoded strings repeated in every event share one copy: the conversation id, and
+                // the author when a recent event has the same one.
+                event.conversationID = key
+                if let known = stored.suffix(8).last(where: { $0.author == event.author }) { event.author = known.author }
+                stored.append(event)
+            }
+            events[key] = stored
         case .resetEvents(let id):
             events[id] = nil
         case .resetHistory(let epoch):
