@@ -67,6 +67,8 @@ struct ClientBench: AsyncParsableCommand {
         }
         guard let adminToken else { throw ValidationError("--admin-token is required") }
         let setup = try await BenchSetup.create(base: base, adminToken: adminToken)
+        var folders: [URL] = []
+        defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
         let relay = try await CountingRelay.start(upstreamHost: host, upstreamPort: port, group: MultiThreadedEventLoopGroup.singleton)
         let relayURL = URL(string: "http://127.0.0.1:\(relay.port)")!
         var table = FigureTable()
@@ -75,6 +77,7 @@ struct ClientBench: AsyncParsableCommand {
         progress("(a) \(runs + 1) first starts and restarts")
         var firstStarts: [Duration] = [], restarts: [Duration] = []
         let restartDirectory = BenchSetup.temporaryDirectory()
+        folders.append(restartDirectory)
         for run in 0..<(runs + 1) {
             let directory = BenchSetup.temporaryDirectory()
             let first = setup.client(serverURL: base, directory: directory)
@@ -96,7 +99,9 @@ struct ClientBench: AsyncParsableCommand {
         // (c) bytes on a first start: session, socket upgrade, ready, conversation list.
         progress("(c) a first start through the relay")
         relay.reset()
-        let fresh = setup.client(serverURL: relayURL, directory: BenchSetup.temporaryDirectory())
+        let freshDirectory = BenchSetup.temporaryDirectory()
+        folders.append(freshDirectory)
+        let fresh = setup.client(serverURL: relayURL, directory: freshDirectory)
         _ = try await fresh.timeToConnected()
         try await relay.waitUntilQuiet()
         let firstStartBytes = relay.counts
@@ -108,6 +113,7 @@ struct ClientBench: AsyncParsableCommand {
         progress("(b) writing \(conversations) × \(messages) messages over HTTP")
         let loaded = try await setup.seedHistory(conversations: conversations, messages: messages)
         let loadedDirectory = BenchSetup.temporaryDirectory()
+        folders.append(loadedDirectory)
         try FileStorage(directory: loadedDirectory).saveSecrets(StoredSecrets(deviceID: loaded.deviceID))
         progress("(b) a client fetches \(loaded.events) events (child process)")
         let fetched = try probe(.fetch, setup: setup, directory: loadedDirectory, events: loaded.events)
@@ -145,7 +151,9 @@ struct ClientBench: AsyncParsableCommand {
         try await live.waitUntil { counting.appendedEvents.load(ordering: .relaxed) >= liveEvents }
         await live.stop()
         let perEvent = Double(try Self.fileSize(journal) - journalBefore) / Double(liveEvents)
-        let history = try FileStorage(directory: BenchSetup.temporaryCopy(of: loadedDirectory)).loadHistory()
+        let copy = try BenchSetup.temporaryCopy(of: loadedDirectory)
+        folders.append(copy)
+        let history = try FileStorage(directory: copy).loadHistory()
         let old = try OldStorage.measure(history)
         let new = try NewStorage.measure(history, conversation: loaded.conversations[0])
         table.add("(d) bytes written per received event, journal (history.log growth / \(liveEvents) live events)",
