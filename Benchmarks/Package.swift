@@ -3,6 +3,7 @@
 //   swift build -c release --package-path Benchmarks
 //   Benchmarks/.build/release/store-bench …     durable commits through the SQLite store
 //   Benchmarks/.build/release/parley-load …     WebSocket load generator (parleyd, or the Go relay floor)
+//   Benchmarks/.build/release/client-bench …    ParleyKit against parleyd: start time, memory, bytes (scripts/bench/client.sh)
 import PackageDescription
 
 let package = Package(
@@ -37,6 +38,19 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // ParleyKit as an app uses it, against a running parleyd on loopback: start() to connected,
+        // resident memory with a loaded history, bytes on the wire (a counting relay) and on disk.
+        .executableTarget(
+            name: "client-bench",
+            dependencies: [
+                .product(name: "ParleyCore", package: "Parley"),
+                .product(name: "ParleyKit", package: "Parley"),
+                .product(name: "ParleyKitNIO", package: "Parley"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

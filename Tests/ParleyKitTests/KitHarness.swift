@@ -15,13 +15,14 @@ struct KitHarness {
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID().uuidString)")
     }
 
-    func visitor(name: String = "Visitor", storage: URL? = nil, appearance: Appearance = Appearance()) -> ParleyClient {
+    /// A visitor client; `store` replaces the ``FileStorage`` in `storage` (or in a fresh folder).
+    func visitor(name: String = "Visitor", storage: URL? = nil, store: (any ParleyStorage)? = nil, appearance: Appearance = Appearance()) -> ParleyClient {
         var configuration = ParleyConfiguration(serverURL: server.baseURL, appID: server.appID)
         configuration.userName = name
         configuration.appearance = appearance
         configuration.storage = .directory(storage ?? storageDirectory())
         configuration.reconnectPolicy = Self.fastPolicy
-        return ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())
+        return ParleyClient(configuration: configuration, transport: NIOWebSocketTransport(), storage: store)
     }
 
     /// A logged-in, online agent of the demo queue, returned once connected: routing counts an

@@ -68,21 +68,23 @@ struct OutboxMachineTests {
                           body: .message(.init(clientMessageID: item.clientMessageID, text: item.text)))
     }
 
-    @Test func offline_persistsButDoesNotTransmit_online_sendsOnePerConversationInOrder() {
+    @Test func offline_storesEachMessageButDoesNotTransmit_online_sendsOnePerConversationInOrder() {
         var outbox = OutboxMachine()
         let a1 = item("a1", first), a2 = item("a2", first), b1 = item("b1", second)
-        #expect(outbox.enqueue(a1) == [.persist([a1])])
-        #expect(outbox.enqueue(a2) == [.persist([a1, a2])])
-        #expect(outbox.enqueue(b1) == [.persist([a1, a2, b1])])
+        #expect(outbox.enqueue(a1) == [.store(a1)])
+        #expect(outbox.enqueue(a2) == [.store(a2)])
+        #expect(outbox.enqueue(b1) == [.store(b1)])
+        #expect(outbox.items == [a1, a2, b1])
         #expect(outbox.connectionOpened() == [.transmit(a1), .transmit(b1)])
-        #expect(outbox.acknowledged("a1", event: event(a1, seq: 2)) == [.persist([a2, b1]), .delivered(a1, event(a1, seq: 2)), .transmit(a2)])
+        #expect(outbox.acknowledged("a1", event: event(a1, seq: 2)) == [.remove(clientMessageID: "a1"), .delivered(a1, event(a1, seq: 2)), .transmit(a2)])
+        #expect(outbox.items == [a2, b1])
     }
 
     @Test func lostConnection_sendsTheInFlightMessageAgain_withTheSameID() {
         var outbox = OutboxMachine()
         let a1 = item("a1", first)
         _ = outbox.connectionOpened()
-        #expect(outbox.enqueue(a1) == [.persist([a1]), .transmit(a1)])
+        #expect(outbox.enqueue(a1) == [.store(a1), .transmit(a1)])
         #expect(outbox.connectionLost().isEmpty)
         #expect(outbox.connectionOpened() == [.transmit(a1)])
     }
@@ -95,11 +97,12 @@ struct OutboxMachineTests {
         _ = outbox.enqueue(a2)
         var failed = a1
         failed.failure = "too long"
-        #expect(outbox.refused("a1", reason: "too long", isFatal: true) == [.persist([failed, a2]), .failed(failed, reason: "too long")])
-        #expect(outbox.retry("a1") == [.persist([a1, a2]), .transmit(a1)])
+        #expect(outbox.refused("a1", reason: "too long", isFatal: true) == [.update(failed), .failed(failed, reason: "too long")])
+        #expect(outbox.retry("a1") == [.update(a1), .transmit(a1)])
         #expect(outbox.refused("a1", reason: "busy", isFatal: false).isEmpty)
         _ = outbox.refused("a1", reason: "gone", isFatal: true)
-        #expect(outbox.discard("a1") == [.persist([a2]), .transmit(a2)])
+        #expect(outbox.discard("a1") == [.remove(clientMessageID: "a1"), .transmit(a2)])
+        #expect(outbox.items == [a2])
     }
 }
 
@@ -127,6 +130,26 @@ struct ConversationSnapshotTests {
         #expect(snapshot.unreadCount == 0)
         snapshot.apply(event(7, agent, .participantLeft(.init(participant: agent, reason: .ended))))
         #expect(snapshot.agent == nil)
+    }
+
+    @Test func storedEvents_giveTheSameSnapshotAsApplyingEach_upToTheFirstGap() {
+        let summary = FileStorageTests.conversation(id)
+        let events = [
+            event(1, visitor, .stateChanged(.init(from: nil, to: .queued, reason: .opened))),
+            event(2, .system, .stateChanged(.init(from: .queued, to: .assigned, reason: .assigned, agentID: AgentID(rawValue: agent.id!)))),
+            event(3, agent, .participantJoined(.init(participant: agent))),
+            event(4, agent, .message(.init(clientMessageID: "a", text: "Hi"))),
+        ]
+        var applied = ConversationSnapshot(id: id, summary: summary)
+        for event in events { applied.apply(event) }
+        let adopted = ConversationSnapshot(id: id, summary: summary, events: events)
+        #expect(adopted == applied)
+        #expect(adopted.state == .assigned && adopted.agent == agent && adopted.unreadCount == 1 && adopted.summary?.lastSeq == 4)
+
+        // Seq 3 missing: only 1…2 are kept; the resume fetches the rest.
+        let withGap = ConversationSnapshot(id: id, summary: summary, events: events.filter { $0.seq != 3 })
+        #expect(withGap.events.map(\.seq) == [1, 2])
+        #expect(withGap.lastSeq == 2)
     }
 
     @Test func messages_showPendingOutboxItemsAfterStoredOnes() {

@@ -26,9 +26,14 @@ public actor ParleyClient {
     private let link: RealtimeLink
     private var secrets: StoredSecrets?
     private var outbox = OutboxMachine()
-    private var history = StoredHistory()
+    /// The store epoch the held seqs belong to (the history itself lives in `snapshots` and storage).
+    private var epoch: String?
     private var snapshots: [ConversationID: ConversationSnapshot] = [:]
+    /// Models exist for the conversations the app asked for (``conversation(_:)``): a history of
+    /// many conversations is not turned into screens nobody opened.
     private var models: [ConversationID: ConversationModel] = [:]
+    /// Each conversation's unread count as last published, so an event costs its own conversation.
+    private var unreadCounts: [ConversationID: Int] = [:]
     private var observers: [UUID: AsyncStream<ParleyEvent>.Continuation] = [:]
     private var isStarted = false
     private var lastUnread = 0
@@ -78,10 +83,20 @@ public actor ParleyClient {
             secrets = fresh
         }
         outbox = OutboxMachine(items: try storage.loadOutbox())
-        history = try storage.loadHistory()
-        for (id, events) in history.events {
-            var snapshot = ConversationSnapshot(id: id, summary: history.conversations[id])
-            for event in events { snapshot.apply(event) }
+        var history = try storage.loadHistory()
+        epoch = history.epoch
+        for id in Set(history.conversations.keys).union(history.events.keys) {
+            // Moved out of the loaded value, so the snapshot adopts the array instead of copying it.
+            let stored = history.events.removeValue(forKey: id) ?? []
+            let snapshot = ConversationSnapshot(id: id, summary: history.conversations[id], events: stored)
+            if snapshot.events.count < stored.count {
+                // A gap (a history write failed once): keep what precedes it; the resume fetches the rest.
+                let kept = snapshot.events
+                storeHistory { storage in
+                    try storage.resetEvents(of: id)
+                    try storage.appendEvents(kept, to: id)
+                }
+            }
             snapshots[id] = snapshot
         }
         for item in outbox.items where snapshots[item.conversationID] == nil {
@@ -185,8 +200,9 @@ public actor ParleyClient {
             snapshots[id]?.queuePosition = conversation.queuePosition
             await subscribe(id)
         }
+        let model = model(id)
         await publish(id)
-        return await model(id)
+        return model
     }
 
     /// Sends a text message. It is in local storage when this returns, shown as pending, and is
@@ -300,12 +316,15 @@ public actor ParleyClient {
     // MARK: Realtime
 
     private func opened(epoch: String) async {
-        if history.epoch != nil && history.epoch != epoch {
+        if self.epoch != nil && self.epoch != epoch {
             // Another database: what we hold cannot be resumed; subscriptions start over.
             for id in snapshots.keys { snapshots[id]?.reset() }
-            history.events = [:]
+            unreadCounts = [:]
+            storeHistory { try $0.resetHistory(epoch: epoch) }
+        } else if self.epoch == nil {
+            storeHistory { try $0.saveEpoch(epoch) }
         }
-        history.epoch = epoch
+        self.epoch = epoch
         _ = try? await conversations()
         for id in snapshots.keys { await subscribe(id) }
         try? await perform(outbox.connectionOpened())
@@ -317,7 +336,7 @@ public actor ParleyClient {
 
     private func subscribe(_ id: ConversationID) async {
         let after = snapshots[id]?.lastSeq ?? 0
-        try? await link.send(.subscribe(.init(conversationID: id, afterSeq: after, epoch: after > 0 ? history.epoch : nil)))
+        try? await link.send(.subscribe(.init(conversationID: id, afterSeq: after, epoch: after > 0 ? epoch : nil)))
     }
 
     private func handle(_ frame: ServerFrame) async {
@@ -326,18 +345,24 @@ public actor ParleyClient {
             apply(event)
             emit(.event(event))
             await publish(event.conversationID)
-            saveHistory()
         case .ack(let ack):
             guard let clientID = ack.event.message?.clientMessageID else { return }
             apply(ack.event)
             try? await perform(outbox.acknowledged(clientID, event: ack.event))
             await publish(ack.event.conversationID)
         case .subscribed(let subscribed):
-            history.epoch = subscribed.epoch
-            saveHistory()
+            if epoch != subscribed.epoch {
+                epoch = subscribed.epoch
+                storeHistory { try $0.saveEpoch(subscribed.epoch) }
+            }
         case .reset(let reset):
             snapshots[reset.conversationID]?.reset()
-            history.epoch = reset.epoch
+            unreadCounts[reset.conversationID] = nil
+            storeHistory { try $0.resetEvents(of: reset.conversationID) }
+            if epoch != reset.epoch {
+                epoch = reset.epoch
+                storeHistory { try $0.saveEpoch(reset.epoch) }
+            }
             emit(.reset(reset.conversationID))
         case .typing(let typing):
             guard typing.participant.role != .visitor else { return }
@@ -367,20 +392,25 @@ public actor ParleyClient {
         }
     }
 
-    /// Applies an event only when it continues the conversation without a gap; a later one waits
-    /// for the subscription, which delivers everything in order.
+    /// Applies an event only when it continues the conversation without a gap, and appends it to
+    /// storage; a later one waits for the subscription, which delivers everything in order.
     private func apply(_ event: ConversationEvent) {
-        var snapshot = snapshots[event.conversationID] ?? ConversationSnapshot(id: event.conversationID)
-        guard event.seq == snapshot.lastSeq + 1 else { return }
-        snapshot.apply(event)
-        snapshots[event.conversationID] = snapshot
+        let id = event.conversationID
+        guard event.seq == (snapshots[id]?.lastSeq ?? 0) + 1 else { return }
+        // Changed in place, so the events array is not copied for each event.
+        snapshots[id, default: ConversationSnapshot(id: id)].apply(event)
+        storeHistory { try $0.appendEvents([event], to: id) }
     }
 
     private func perform(_ actions: [OutboxMachine.Action]) async throws {
         for action in actions {
             switch action {
-            case .persist(let items):
-                try storage.saveOutbox(items)
+            case .store(let item):
+                try storage.appendOutbox(item)
+            case .update(let item):
+                try storage.updateOutbox(item)
+            case .remove(let clientMessageID):
+                try storage.removeOutbox(clientMessageID: clientMessageID)
             case .transmit(let item):
                 try? await link.send(.send(.init(ref: item.clientMessageID, conversationID: item.conversationID,
                                                  clientMessageID: item.clientMessageID, text: item.text)))
@@ -400,13 +430,15 @@ public actor ParleyClient {
         var snapshot = snapshots[conversation.id] ?? ConversationSnapshot(id: conversation.id)
         var summary = conversation
         if let known = snapshot.summary, known.lastSeq > summary.lastSeq { summary.lastSeq = known.lastSeq }
+        // What storage holds, replayed, gives the summary in memory: store only a change.
+        let isChanged = snapshot.summary != summary
         snapshot.summary = summary
         if let position = conversation.queuePosition { snapshot.queuePosition = position }
         snapshots[conversation.id] = snapshot
-        history.conversations[conversation.id] = summary
+        if isChanged { storeHistory { try $0.saveConversation(summary) } }
     }
 
-    private func model(_ id: ConversationID) async -> ConversationModel {
+    private func model(_ id: ConversationID) -> ConversationModel {
         if let model = models[id] { return model }
         let model = ConversationModel(id: id)
         models[id] = model
@@ -415,11 +447,13 @@ public actor ParleyClient {
 
     private func publish(_ id: ConversationID) async {
         guard let snapshot = snapshots[id] else { return }
-        let model = await model(id)
-        let pending = outbox.items
-        let visitor = visitorID
-        await MainActor.run { model.update(from: snapshot, pending: pending, visitor: visitor) }
-        let unread = snapshots.values.reduce(0) { $0 + $1.unreadCount }
+        if let model = models[id] {
+            let pending = outbox.items
+            let visitor = visitorID
+            await MainActor.run { model.update(from: snapshot, pending: pending, visitor: visitor) }
+        }
+        unreadCounts[id] = snapshot.unreadCount
+        let unread = unreadCounts.values.reduce(0, +)
         if unread != lastUnread {
             lastUnread = unread
             emit(.unread(count: unread, hasUnread: unread > 0))
@@ -448,10 +482,11 @@ public actor ParleyClient {
 
     private func removeObserver(_ id: UUID) { observers[id] = nil }
 
-    private func saveHistory() {
-        history.events = snapshots.mapValues(\.events)
+    /// Stores one change of the history. A failure is logged, not thrown: what is missing is
+    /// fetched again from the server (the client resumes after the last seq storage holds).
+    private func storeHistory(_ change: (any ParleyStorage) throws -> Void) {
         do {
-            try storage.saveHistory(history)
+            try change(storage)
         } catch {
             logger.warning("history not saved", metadata: ["error": "\(error)"])
         }

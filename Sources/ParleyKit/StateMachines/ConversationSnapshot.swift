@@ -14,11 +14,28 @@ public struct ConversationSnapshot: Sendable, Hashable {
     public var queuePosition: Int?
     /// Who is typing now (besides the visitor).
     public var typing: Set<Participant> = []
+    /// The authors seen so far: each event's author shares their strings, instead of every event
+    /// holding copies of the same ids and names (a few hundred bytes per event over a long history).
+    private var authors: [Participant] = []
 
     /// An empty snapshot, optionally with the server's summary.
     public init(id: ConversationID, summary: Conversation? = nil) {
         self.id = id
         self.summary = summary
+    }
+
+    /// A snapshot of stored events: the gap-free run from seq 1 is kept (the array itself, not a
+    /// copy, when it is all of them), as if each had been applied in turn.
+    public init(id: ConversationID, summary: Conversation?, events stored: [ConversationEvent]) {
+        self.id = id
+        self.summary = summary
+        var count = 0
+        while count < stored.count, stored[count].seq == Int64(count) + 1, stored[count].conversationID == id { count += 1 }
+        events = count == stored.count ? stored : Array(stored.prefix(count))
+        for event in events {
+            derive(from: event)
+            if !authors.contains(event.author) { authors.append(event.author) }
+        }
     }
 
     /// The seq of the newest event applied (0 when none).
@@ -28,7 +45,21 @@ public struct ConversationSnapshot: Sendable, Hashable {
     @discardableResult
     public mutating func apply(_ event: ConversationEvent) -> Bool {
         guard event.conversationID == id, event.seq > lastSeq else { return false }
+        var event = event
+        event.conversationID = id
+        if let known = authors.first(where: { $0 == event.author }) {
+            event.author = known
+        } else {
+            authors.append(event.author)
+        }
         events.append(event)
+        derive(from: event)
+        return true
+    }
+
+    /// What an event changes besides the list: the summary's state and last seq, the queue
+    /// position, who is typing.
+    private mutating func derive(from event: ConversationEvent) {
         switch event.body {
         case .stateChanged(let change):
             if var updated = summary {
@@ -45,7 +76,6 @@ public struct ConversationSnapshot: Sendable, Hashable {
             break
         }
         summary?.lastSeq = event.seq
-        return true
     }
 
     /// Forgets every event (the server said `reset`: another epoch); a full replay follows.

@@ -7,8 +7,12 @@ import ParleyCore
 public struct OutboxMachine: Sendable {
     /// What the I/O layer must do.
     public enum Action: Sendable, Hashable {
-        /// Write the outbox to storage.
-        case persist([OutboxItem])
+        /// Store a new message at the end of the stored outbox (durably: `send` returns after it).
+        case store(OutboxItem)
+        /// Replace the stored message with the same client message id (marked failed, or retried).
+        case update(OutboxItem)
+        /// Remove a message from the stored outbox (acknowledged, or discarded).
+        case remove(clientMessageID: String)
         /// Send this message over the socket.
         case transmit(OutboxItem)
         /// The server stored the message as this event.
@@ -29,7 +33,7 @@ public struct OutboxMachine: Sendable {
     /// A message handed to `send`.
     public mutating func enqueue(_ item: OutboxItem) -> [Action] {
         items.append(item)
-        return [.persist(items)] + dispatch()
+        return [.store(item)] + dispatch()
     }
 
     /// The socket is open and caught up.
@@ -51,7 +55,7 @@ public struct OutboxMachine: Sendable {
         inFlight.remove(clientMessageID)
         guard let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID }) else { return dispatch() }
         let item = items.remove(at: index)
-        return [.persist(items), .delivered(item, event)] + dispatch()
+        return [.remove(clientMessageID: clientMessageID), .delivered(item, event)] + dispatch()
     }
 
     /// The server refused a message. A fatal refusal fails it (it stays, marked, until the app
@@ -60,21 +64,21 @@ public struct OutboxMachine: Sendable {
         inFlight.remove(clientMessageID)
         guard isFatal, let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID }) else { return [] }
         items[index].failure = reason
-        return [.persist(items), .failed(items[index], reason: reason)] + dispatch()
+        return [.update(items[index]), .failed(items[index], reason: reason)] + dispatch()
     }
 
     /// The app asks to send a failed message again.
     public mutating func retry(_ clientMessageID: String) -> [Action] {
         guard let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID }), items[index].failure != nil else { return [] }
         items[index].failure = nil
-        return [.persist(items)] + dispatch()
+        return [.update(items[index])] + dispatch()
     }
 
     /// The app gives up a failed message.
     public mutating func discard(_ clientMessageID: String) -> [Action] {
         guard let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID && $0.failure != nil }) else { return [] }
         items.remove(at: index)
-        return [.persist(items)] + dispatch()
+        return [.remove(clientMessageID: clientMessageID)] + dispatch()
     }
 
     /// Sends the first waiting message of each conversation that has none in flight. A failed

@@ -1,21 +1,75 @@
 import Foundation
 import ParleyCore
 
-/// Where ParleyKit keeps what must survive the app being killed. Secrets (the device id and the
-/// session token) are kept apart from history, so a Keychain implementation can replace them.
+/// Where ParleyKit keeps what must survive the app being killed: the secrets, the outbox and the
+/// conversations' history.
+///
+/// Every change is stored on its own, so its cost follows the change, not what is stored: a received
+/// event appends that event, an accepted message appends that message, an acknowledgement removes
+/// it. The client calls a storage from one task at a time and reads everything back once, at
+/// ``ParleyClient/start()``, with ``loadSecrets()``, ``loadOutbox()`` and ``loadHistory()``.
+///
+/// Secrets (the device id and the session token) are kept apart from history, so a Keychain
+/// implementation can replace them. ParleyKit ships ``FileStorage`` (the default, journals in a
+/// directory) and ``MemoryStorage`` (nothing on disk, for tests and previews).
+///
+/// Every method throws when the storage cannot be read or written; ParleyKit's own storages throw
+/// ``ParleyError`` (`storage`). A failed outbox write fails the ``ParleyClient/send(_:in:)`` that
+/// made it; a failed history write is logged and the history is fetched again from the server.
 public protocol ParleyStorage: Sendable {
+    // MARK: Secrets
+
     /// The stored secrets, or nil on first use.
+    /// - Throws: when they cannot be read.
     func loadSecrets() throws -> StoredSecrets?
     /// Replaces the stored secrets.
+    /// - Throws: when they cannot be written.
     func saveSecrets(_ secrets: StoredSecrets) throws
-    /// The stored outbox: messages handed to `send` and not yet acknowledged, in order.
+
+    // MARK: Outbox
+
+    /// The stored outbox: messages handed to `send` and not yet acknowledged, in the order they
+    /// were appended (an update keeps a message's place). Empty when nothing was stored.
+    /// - Throws: when the outbox cannot be read.
     func loadOutbox() throws -> [OutboxItem]
-    /// Replaces the stored outbox. Called before `send` returns, so an accepted message survives a kill.
-    func saveOutbox(_ items: [OutboxItem]) throws
-    /// The stored history: conversations, their events and the epoch they belong to.
+    /// Adds a message at the end of the outbox. Called before `send` returns, so the message must
+    /// be stored durably when this returns: it has to survive the app being killed right after.
+    /// - Throws: when it cannot be written; `send` then fails.
+    func appendOutbox(_ item: OutboxItem) throws
+    /// Replaces the stored message that has the same client message id, keeping its place (it was
+    /// marked failed, or is retried). Does nothing when there is none.
+    /// - Throws: when it cannot be written.
+    func updateOutbox(_ item: OutboxItem) throws
+    /// Removes a message from the outbox (the server acknowledged it, or the app discarded it).
+    /// Does nothing when there is none.
+    /// - Throws: when it cannot be written.
+    func removeOutbox(clientMessageID: String) throws
+
+    // MARK: History
+
+    /// The stored history: the epoch, the conversations' summaries and each conversation's events
+    /// in seq order. Empty when nothing was stored.
+    /// - Throws: when the history cannot be read.
     func loadHistory() throws -> StoredHistory
-    /// Replaces the stored history.
-    func saveHistory(_ history: StoredHistory) throws
+    /// Appends events, in seq order, after a conversation's stored ones. An event whose seq is not
+    /// above the last stored one of its conversation is ignored (a replay overlap).
+    /// - Throws: when they cannot be written.
+    func appendEvents(_ events: [ConversationEvent], to conversation: ConversationID) throws
+    /// Stores a conversation's summary, replacing the one stored for its id.
+    /// - Throws: when it cannot be written.
+    func saveConversation(_ conversation: Conversation) throws
+    /// Records the store epoch the stored seqs belong to, keeping the events (the first connection
+    /// told it, or it is unchanged).
+    /// - Throws: when it cannot be written.
+    func saveEpoch(_ epoch: String) throws
+    /// Forgets one conversation's events (the server answered `reset`: its full replay follows).
+    /// Its summary and the other conversations stay.
+    /// - Throws: when it cannot be written.
+    func resetEvents(of conversation: ConversationID) throws
+    /// Forgets every stored event and records a new epoch: the server is another database, where
+    /// the seqs held mean nothing. Conversation summaries stay.
+    /// - Throws: when it cannot be written.
+    func resetHistory(epoch: String?) throws
 }
 
 /// The device id and the visitor session.
@@ -75,45 +129,5 @@ public struct StoredHistory: Codable, Sendable, Hashable {
         self.epoch = epoch
         self.conversations = conversations
         self.events = events
-    }
-}
-
-/// The default storage: JSON files in a directory. `secrets.json` is readable by the owner only;
-/// every file is replaced atomically (write then rename), so a kill never leaves half a file.
-public struct FileStorage: ParleyStorage {
-    /// The directory holding the files.
-    public let directory: URL
-
-    /// Uses (and creates when missing) a directory.
-    public init(directory: URL) {
-        self.directory = directory
-    }
-
-    public func loadSecrets() throws -> StoredSecrets? { try read(StoredSecrets.self, "secrets.json") }
-    public func saveSecrets(_ secrets: StoredSecrets) throws { try write(secrets, "secrets.json", ownerOnly: true) }
-    public func loadOutbox() throws -> [OutboxItem] { try read([OutboxItem].self, "outbox.json") ?? [] }
-    public func saveOutbox(_ items: [OutboxItem]) throws { try write(items, "outbox.json") }
-    public func loadHistory() throws -> StoredHistory { try read(StoredHistory.self, "history.json") ?? StoredHistory() }
-    public func saveHistory(_ history: StoredHistory) throws { try write(history, "history.json") }
-
-    private func read<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
-        let url = directory.appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        do {
-            return try ParleyJSON.decode(type, from: data)
-        } catch {
-            throw ParleyError.storage("\(name) is unreadable: \(error)")
-        }
-    }
-
-    private func write<T: Encodable>(_ value: T, _ name: String, ownerOnly: Bool = false) throws {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let url = directory.appendingPathComponent(name)
-            try ParleyJSON.encode(value).write(to: url, options: .atomic)
-            if ownerOnly { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
-        } catch {
-            throw ParleyError.storage("cannot write \(name): \(error)")
-        }
     }
 }

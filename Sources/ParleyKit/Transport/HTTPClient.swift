@@ -47,7 +47,7 @@ public struct HTTPClient: Sendable {
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.dataIgnoringCancellation(for: request)
         } catch {
             throw ParleyError.network("cannot reach \(baseURL.absoluteString): \(error.localizedDescription)")
         }

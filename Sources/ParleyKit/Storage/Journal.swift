@@ -1,0 +1,210 @@
+import Foundation
+import ParleyCore
+import Synchronization
+
+/// A value that a ``Journal`` keeps as the list of changes made to it.
+protocol Journaled: Decodable, Sendable {
+    associatedtype Change: Codable & Sendable
+
+    /// The empty value (a new install).
+    init()
+    /// Applies one change.
+    mutating func apply(_ change: Change)
+    /// Changes that rebuild this value from empty: what a compacted journal holds.
+    var compacted: [Change] { get }
+    /// Records in `ledger` what a change's record (`bytes` long) makes live or dead.
+    static func account(_ change: Change, bytes: Int, in ledger: inout JournalLedger)
+}
+
+/// The bytes of the records a journal still needs, by what they describe; the rest is dead and
+/// goes at the next compaction.
+struct JournalLedger {
+    private var bytes: [String: Int] = [:]
+    /// The bytes of live records.
+    private(set) var total = 0
+
+    /// A record that replaces every earlier one with the same key.
+    mutating func replace(_ key: String, bytes count: Int) {
+        total += count - (bytes[key] ?? 0)
+        bytes[key] = count
+    }
+
+    /// A record that adds to the earlier ones with the same key.
+    mutating func add(_ key: String, bytes count: Int) {
+        total += count
+        bytes[key, default: 0] += count
+    }
+
+    /// Records whose key is gone (a removal is itself dead once applied).
+    mutating func remove(_ key: String) {
+        total -= bytes.removeValue(forKey: key) ?? 0
+    }
+
+    /// Records whose key starts with a prefix.
+    mutating func removeAll(prefix: String) {
+        for key in bytes.keys where key.hasPrefix(prefix) { remove(key) }
+    }
+}
+
+/// A ``Journaled`` value in a ``JournalFile``: each change is appended as one record; loading
+/// replays them. When the file is past `compactionThreshold` and more than half of it is dead
+/// records, it is rewritten as the changes that rebuild the value (write, sync, rename).
+///
+/// A file in the old format (one JSON document, `legacyURL`) is read once, written as a journal and
+/// removed.
+final class Journal<Value: Journaled>: Sendable {
+    private struct State: ~Copyable {
+        var file: JournalFile
+        var ledger = JournalLedger()
+        var isLoaded = false
+        let encoder = ParleyJSON.makeEncoder()
+        let decoder = ParleyJSON.makeDecoder()
+    }
+
+    private let state: Mutex<State>
+    private let legacyURL: URL?
+    private let compactionThreshold: Int
+    private let syncsEveryChange: Bool
+
+    /// - Parameters:
+    ///   - url: the journal.
+    ///   - legacyURL: a JSON file of `Value` from before journals, migrated on first use.
+    ///   - compactionThreshold: the size in bytes past which a journal that is more than half dead
+    ///     records is rewritten.
+    ///   - syncsEveryChange: true to fsync after each record (the outbox); false to leave it to the
+    ///     system (the history, which the server can always send again).
+    init(url: URL, legacyURL: URL?, compactionThreshold: Int, syncsEveryChange: Bool) {
+        state = Mutex(State(file: JournalFile(url: url)))
+        self.legacyURL = legacyURL
+        self.compactionThreshold = compactionThreshold
+        self.syncsEveryChange = syncsEveryChange
+    }
+
+    deinit {
+        state.withLock { $0.file.close() }
+    }
+
+    /// The value the journal holds.
+    func load() throws -> Value {
+        try state.withLock { state in try Self.load(&state, legacyURL: legacyURL) }
+    }
+
+    /// Appends one change. Returns the bytes written (compaction aside).
+    @discardableResult
+    func append(_ change: Value.Change) throws -> Int {
+        try state.withLock { state in
+            if !state.isLoaded { _ = try Self.load(&state, legacyURL: legacyURL) }
+            let payload = try Self.encode(change, name: state.file.url.lastPathComponent, encoder: state.encoder)
+            let written = try state.file.append([payload], sync: syncsEveryChange)
+            Value.account(change, bytes: payload.count + JournalFile.recordOverhead, in: &state.ledger)
+            if state.file.length >= compactionThreshold && state.file.length > 2 * (state.ledger.total + JournalFile.header.count) {
+                try Self.compact(&state, legacyURL: legacyURL)
+            }
+            return written
+        }
+    }
+
+    /// Rewrites the journal as the changes that rebuild its value.
+    func compact() throws {
+        try state.withLock { state in try Self.compact(&state, legacyURL: legacyURL) }
+    }
+
+    /// The journal's size in bytes, up to its last whole record.
+    var length: Int { state.withLock { $0.file.length } }
+
+    // MARK: Under the lock
+
+    private static func load(_ state: inout State, legacyURL: URL?) throws -> Value {
+        try migrate(&state, legacyURL: legacyURL)
+        let records = try state.file.readRecords()
+        var value = Value()
+        var ledger = JournalLedger()
+        var end = records.isEmpty ? state.file.length : JournalFile.header.count
+        var isComplete = true
+        for start in stride(from: 0, to: records.count, by: batchSize) where isComplete {
+            let batch = records[start..<min(start + batchSize, records.count)]
+            var changes = decodeBatch(batch, with: state.decoder)
+            if changes.count < batch.count {
+                // A record that does not decode (written by a newer version) ends what can be read.
+                changes = []
+                for record in batch {
+                    guard let change = try? state.decoder.decode(Value.Change.self, from: record.payload) else { break }
+                    changes.append(change)
+                }
+                isComplete = changes.count == batch.count
+            }
+            // Applied batch by batch, so the decoded values are freed as they are folded in.
+            for (change, record) in zip(changes, batch) {
+                value.apply(change)
+                Value.account(change, bytes: record.payload.count + JournalFile.recordOverhead, in: &ledger)
+                end = record.end
+            }
+        }
+        state.file.discard(after: end)
+        state.ledger = ledger
+        state.isLoaded = true
+        return value
+    }
+
+    /// Records decoded per decoder call when loading.
+    private static var batchSize: Int { 256 }
+
+    /// Decodes records in one call, as the elements of one JSON array: a decoder call costs several
+    /// microseconds of its own, which one record per received event would pay thousands of times at
+    /// each start. Empty when any record does not decode.
+    private static func decodeBatch(_ records: ArraySlice<(payload: Data, end: Int)>, with decoder: JSONDecoder) -> [Value.Change] {
+        guard !records.isEmpty else { return [] }
+        var array = Data(capacity: records.reduce(2) { $0 + $1.payload.count + 1 })
+        array.append(UInt8(ascii: "["))
+        for (index, record) in records.enumerated() {
+            if index > 0 { array.append(UInt8(ascii: ",")) }
+            array.append(record.payload)
+        }
+        array.append(UInt8(ascii: "]"))
+        return (try? decoder.decode([Value.Change].self, from: array)) ?? []
+    }
+
+    private static func compact(_ state: inout State, legacyURL: URL?) throws {
+        let value = try load(&state, legacyURL: legacyURL)
+        try write(value, to: &state)
+    }
+
+    private static func write(_ value: Value, to state: inout State) throws {
+        let encoder = state.encoder
+        var ledger = JournalLedger()
+        var payloads: [Data] = []
+        for change in value.compacted {
+            let payload = try encode(change, name: state.file.url.lastPathComponent, encoder: encoder)
+            Value.account(change, bytes: payload.count + JournalFile.recordOverhead, in: &ledger)
+            payloads.append(payload)
+        }
+        try state.file.replace(with: payloads)
+        state.ledger = ledger
+        state.isLoaded = true
+    }
+
+    /// Converts the JSON file of an older version into a journal, once.
+    private static func migrate(_ state: inout State, legacyURL: URL?) throws {
+        guard let legacyURL, FileManager.default.fileExists(atPath: legacyURL.path) else { return }
+        // With both present, the journal was written and the process was killed before the old
+        // file was removed: the journal holds everything.
+        if !state.file.exists {
+            let value: Value
+            do {
+                value = try ParleyJSON.decode(Value.self, from: try Data(contentsOf: legacyURL))
+            } catch {
+                throw ParleyError.storage("\(legacyURL.lastPathComponent) is unreadable: \(error)")
+            }
+            try write(value, to: &state)
+        }
+        try? FileManager.default.removeItem(at: legacyURL)
+    }
+
+    private static func encode(_ change: Value.Change, name: String, encoder: JSONEncoder) throws -> Data {
+        do {
+            return try encoder.encode(change)
+        } catch {
+            throw ParleyError.storage("cannot encode a record of \(name): \(error)")
+        }
+    }
+}
