@@ -9,19 +9,7 @@ CONFIG=${CONFIG:-release}
 SCRATCH=${SCRATCH:-.build-bench}   # SCRATCH=.build reuses the main build folder
 swift build -c "$CONFIG" --product parleyd --scratch-path "$SCRATCH" 2>&1 | tail -1
 swift build -c "$CONFIG" --package-path Benchmarks --product client-bench 2>&1 | tail -1
-DATA=$(mktemp -d)
-LOG=$DATA/parleyd.log
-TOKEN=client-bench-$$-$RANDOM
-"$SCRATCH/$CONFIG/parleyd" --host 127.0.0.1 --port 0 --data-dir "$DATA/data" --admin-token "$TOKEN" --password-cost 4 --log-level warning >"$LOG" 2>&1 &
-SP=$!
-trap 'kill $SP 2>/dev/null || true; wait $SP 2>/dev/null || true; rm -rf "$DATA"' EXIT
-PORT=
-for _ in $(seq 300); do
-  PORT=$(sed -n 's/.*is listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$LOG" | head -1)
-  [ -n "$PORT" ] && break
-  kill -0 $SP 2>/dev/null || { cat "$LOG"; echo "parleyd exited"; exit 1; }
-  sleep 0.1
-done
-[ -n "$PORT" ] || { cat "$LOG"; echo "parleyd did not say its port"; exit 1; }
+source scripts/bench/free-port-parleyd.sh
+start_parleyd client-bench
 echo "parleyd $(git rev-parse --short HEAD) on 127.0.0.1:$PORT, $(date -u +%Y-%m-%dT%H:%MZ)"
 timeout 900 Benchmarks/.build/$CONFIG/client-bench --url "http://127.0.0.1:$PORT" --admin-token "$TOKEN" "$@"
