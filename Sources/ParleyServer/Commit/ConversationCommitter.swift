@@ -17,7 +17,7 @@ import Synchronization
 struct ConversationCommitter: Sendable {
     let store: any ConversationStore
     let hub: Hub
-    /// Routing, told of moves after the publish. Held weakly through a closure: routing commits
+    /// Routing, told of moves after the publish. Held weakly (``RoutingFeedback``): routing commits
     /// its own decisions through this committer.
     let routing: RoutingFeedback
     let effects: any CommitEffects
