@@ -26,7 +26,7 @@ start() {
 }
 stop() { [ -n "$SP" ] && { kill $SP 2>/dev/null || true; wait $SP 2>/dev/null || true; }; [ -n "$DATA" ] && rm -rf "$DATA"; SP=; DATA=; }
 trap stop EXIT
-calm() { if [ "$QUIET_WAIT" -gt 0 ]; then /work/shared/bench/quiet.sh "$QUIET_WAIT" || true; fi; }
+calm() { if [ "$QUIET_WAIT" -gt 0 ]; then "${SHARED:-$PWD/../shared}/bench/quiet.sh" "$QUIET_WAIT" || true; fi; }
 gen() {
   local f=$1; shift
   timeout 180 taskset -c 1 "$LOAD" --url "http://127.0.0.1:$PORT" --admin-token $TOKEN --server-pid $SP --quiet --json "$f" "$@" \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Parley vs two XMPP peers (Prosody 0.12 and ejabberd 23.01: XMPP over WebSocket, every message
-# archived by mod_mam in SQLite) vs the machine's floor (the Go WebSocket relay of /work/shared/bench):
+# archived by mod_mam in SQLite) vs the machine's floor (the Go WebSocket relay of ../shared/bench):
 # same workload shape, same generator (parley-load), server pinned to CPU0 and generator to CPU1,
 # RUNS runs each, interleaved, then a table of medians with ranges and the ratios Parley ÷ Prosody,
 # Parley ÷ ejabberd and Parley ÷ floor.
@@ -33,7 +33,8 @@ DRAIN=${DRAIN:-60}            # seconds a run waits for late deliveries and acks
 TARGETS=${TARGETS:-parley prosody ejabberd floor}
 GEN_TIMEOUT=${GEN_TIMEOUT:-300}
 OUT=${OUT:-/tmp/parley-side-by-side}
-WSB_SRC=${WSB_SRC:-/work/shared/bench/wsb.go}
+SHARED=${SHARED:-$PWD/../shared}   # the shared/ folder beside the repository
+WSB_SRC=${WSB_SRC:-$SHARED/bench/wsb.go}
 PPORT=18181; FPORT=9191; XPORT=18282; EPORT=18283; TOKEN=bench-$$
 mkdir -p "$OUT"; rm -f "$OUT"/*.json
 
@@ -123,7 +124,7 @@ stop_server() {
   SP=; DATA=
 }
 trap stop_server EXIT
-calm() { if [ "$QUIET_WAIT" -gt 0 ]; then /work/shared/bench/quiet.sh "$QUIET_WAIT" || true; fi; }
+calm() { if [ "$QUIET_WAIT" -gt 0 ]; then "${SHARED:-$PWD/../shared}/bench/quiet.sh" "$QUIET_WAIT" || true; fi; }
 gen() {  # $1 = json file, rest = parley-load options
   local f=$1; shift
   timeout "$GEN_TIMEOUT" taskset -c 1 "$LOAD" --url "$URL" --server-pid $SP --quiet --drain "$DRAIN" --json "$f" "$@" || echo "   (run failed: exit $?)"

@@ -80,7 +80,7 @@ wait_ready() {
   for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$1/health" 2>/dev/null && return 0; sleep 0.1; done
   echo "parleyd on port $1 did not start"; tail -5 "$OUT/parleyd-$1.log"; exit 1
 }
-calm() { if [ "$QUIET_WAIT" -gt 0 ]; then /work/shared/bench/quiet.sh "$QUIET_WAIT" || true; fi; }
+calm() { if [ "$QUIET_WAIT" -gt 0 ]; then "${SHARED:-$PWD/../shared}/bench/quiet.sh" "$QUIET_WAIT" || true; fi; }
 gen() {  # $1 = json file, rest = parley-load options
   local f=$1; shift
   local cpu0 t0; cpu0=$(pg_cpu); t0=$(date +%s.%N)
