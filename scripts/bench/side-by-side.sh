@@ -51,29 +51,23 @@ if [[ " $TARGETS " == *" floor "* ]] && [ ! -x /tmp/wsb/wsb ]; then
   mkdir -p /tmp/wsb/src/wsb && cp "$WSB_SRC" /tmp/wsb/src/wsb/main.go
   (cd /tmp/wsb && GO111MODULE=off GOPATH=/tmp/wsb:/usr/share/gocode go build -o wsb wsb)
 fi
-if [[ " $TARGETS " == *" prosody "* ]] && ! scripts/bench/prosody.sh check; then
+# A peer from Debian: installed when missing and run as root (its own system service kept from
+# running beside the benchmark), otherwise left out with a note.   ensure_peer NAME PACKAGE…
+ensure_peer() {
+  local name=$1; shift
+  [[ " $TARGETS " == *" $name "* ]] && ! "scripts/bench/$name.sh" check || return 0
   if [ "$(id -u)" = 0 ]; then
-    echo "== installing prosody lua-dbi-sqlite3 (Debian)"
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y prosody lua-dbi-sqlite3 >/dev/null
-    # The package's own service is not what is measured: keep it from running beside the benchmark.
-    systemctl disable --now prosody >/dev/null 2>&1 || service prosody stop >/dev/null 2>&1 || true
+    echo "== installing $* (Debian)"
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y "$@" >/dev/null
+    systemctl disable --now "$name" >/dev/null 2>&1 || service "$name" stop >/dev/null 2>&1 || true
   fi
-  if ! scripts/bench/prosody.sh check; then
-    echo "== Prosody is not installed, so it is left out: apt-get install prosody lua-dbi-sqlite3 (as root)"
-    TARGETS=${TARGETS//prosody/}
+  if ! "scripts/bench/$name.sh" check; then
+    echo "== $name is not installed, so it is left out: apt-get install $* (as root)"
+    TARGETS=${TARGETS//$name/}
   fi
-fi
-if [[ " $TARGETS " == *" ejabberd "* ]] && ! scripts/bench/ejabberd.sh check; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "== installing ejabberd erlang-p1-sqlite3 (Debian)"
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y ejabberd erlang-p1-sqlite3 >/dev/null
-    systemctl disable --now ejabberd >/dev/null 2>&1 || service ejabberd stop >/dev/null 2>&1 || true
-  fi
-  if ! scripts/bench/ejabberd.sh check; then
-    echo "== ejabberd is not installed, so it is left out: apt-get install ejabberd erlang-p1-sqlite3 (as root)"
-    TARGETS=${TARGETS//ejabberd/}
-  fi
-fi
+}
+ensure_peer prosody prosody lua-dbi-sqlite3
+ensure_peer ejabberd ejabberd erlang-p1-sqlite3
 # The packages' own services are not what is measured: if one is running anyway (installed
 # earlier, started at boot), stop it. Told by its Debian pid file, not by `service … status`, which
 # for ejabberd would start an Erlang node (and EPMD) just to ask.
