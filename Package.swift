@@ -73,7 +73,7 @@ let package = Package(
         // The storage seam: domain-level operations and records, no database code.
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore"],
+            dependencies: ["ParleyCore", .product(name: "CoreMetrics", package: "swift-metrics")],
             swiftSettings: strict
         ),
         // The embedded default store: SQLite through GRDB, one group-committing writer.

@@ -11,21 +11,26 @@ import PostgresNIO
 /// commit is flushed, so such commits could not share WAL flushes (decision 0008).
 extension PostgresStore {
     public func commit(_ change: ConversationChange, effects: any CommitEffects) async throws -> ConversationCommit {
-        let commit: ConversationCommit
-        do {
-            commit = try await decideAndWrite(change, effects: effects)
-        } catch let error as PSQLError where error.isUniqueViolation {
-            // A resend raced the first send of the same message: the idempotency lookup rides on the
-            // row-locking read, whose snapshot predates the lock wait, so it could not see the
-            // message the other transaction stored meanwhile. Once more, it finds it.
-            commit = try await decideAndWrite(change, effects: effects)
-        }
+        // Through the group commit (`PostgresGroupCommit.swift`): changes handed in together share a transaction.
+        let commit = try await committer.submit(CommitUnit(change: change, effects: effects))
         if !commit.isDuplicate, let first = commit.events.first?.seq, let last = commit.events.last?.seq {
             notices.add(NodeNoticeWire.committed(
                 node: nodeID, app: change.appID, conversation: change.conversationID, seqs: first...last, moved: commit.moved,
                 events: commit.moved ? nil : commit.encodedEvents))
         }
         return commit
+    }
+
+    /// One change in a transaction of its own.
+    func commitAlone(_ unit: CommitUnit) async throws -> ConversationCommit {
+        do {
+            return try await decideAndWrite(unit.change, effects: unit.effects)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            // A resend raced the first send of the same message: the idempotency lookup rides on the
+            // row-locking read, whose snapshot predates the lock wait, so it could not see the
+            // message the other transaction stored meanwhile. Once more, it finds it.
+            return try await decideAndWrite(unit.change, effects: unit.effects)
+        }
     }
 
     private func decideAndWrite(_ change: ConversationChange, effects: any CommitEffects) async throws -> ConversationCommit {
@@ -38,7 +43,7 @@ extension PostgresStore {
 
     /// Locks the conversation's row, then reads the rest. A plain message takes one round trip:
     /// the idempotency lookup rides along with the row.
-    private func context(for change: ConversationChange, on connection: PostgresConnection) async throws -> CommitContext {
+    func context(for change: ConversationChange, on connection: PostgresConnection) async throws -> CommitContext {
         let id = change.conversationID.rawValue, app = change.appID.rawValue
         let reads = ConversationLifecycle.reads(for: change)
         let row: PostgresRandomAccessRow?
@@ -87,8 +92,11 @@ extension PostgresStore {
         return context
     }
 
-    private func run(_ writes: [StoreWrite], on connection: PostgresConnection) async throws {
-        // The common case, a message into a conversation that stays where it is, in one round trip.
+    /// Runs writes in order. Runs of events and conversation touches (the messages of a batch) go
+    /// in one statement each; anything else ends a run and goes alone, so rows are written in the
+    /// order decided (a conversation before its first event).
+    func run(_ writes: [StoreWrite], on connection: PostgresConnection) async throws {
+        // A message alone, into a conversation that stays where it is: one round trip.
         if writes.count == 2, case .touchConversation(let id, let lastSeq, let updatedAt) = writes[0], case .insertEvent(let event, let json) = writes[1] {
             try await connection.query(
                 """
@@ -100,7 +108,72 @@ extension PostgresStore {
                 """, logger: logger)
             return
         }
-        for write in writes { try await run(write, on: connection) }
+        var events: [(ConversationEvent, String)] = []
+        var touches: [ConversationID: (lastSeq: Int64, updatedAt: Date)] = [:]
+        var touchOrder: [ConversationID] = []
+        func flush() async throws {
+            if !events.isEmpty { try await insertEvents(events, on: connection) }
+            if !touchOrder.isEmpty { try await touchConversations(touchOrder.map { ($0, touches[$0]!) }, on: connection) }
+            events = []
+            touches = [:]
+            touchOrder = []
+        }
+        for write in writes {
+            switch write {
+            case .insertEvent(let event, let json):
+                events.append((event, json))
+            case .touchConversation(let id, let lastSeq, let updatedAt):
+                if touches[id] == nil { touchOrder.append(id) }
+                touches[id] = (lastSeq, updatedAt)
+            default:
+                try await flush()
+                try await run(write, on: connection)
+            }
+        }
+        try await flush()
+    }
+
+    /// Events in one INSERT.
+    private func insertEvents(_ events: [(ConversationEvent, String)], on connection: PostgresConnection) async throws {
+        var binds = PostgresBindings(capacity: events.count * 8)
+        var values: [String] = []
+        values.reserveCapacity(events.count)
+        for (event, json) in events {
+            let n = binds.count
+            values.append("($\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4), $\(n + 5), $\(n + 6), $\(n + 7), $\(n + 8))")
+            binds.append(event.conversationID.rawValue)
+            binds.append(event.seq)
+            binds.append(event.body.type)
+            binds.append(event.author.role.rawValue)
+            binds.append(event.author.id)
+            binds.append(event.message?.clientMessageID)
+            binds.append(json)
+            binds.append(Timestamp.millis(event.createdAt))
+        }
+        let sql = "INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at) VALUES "
+            + values.joined(separator: ", ")
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+    }
+
+    /// Conversations' activity (last seq, updated at) in one UPDATE.
+    private func touchConversations(_ touches: [(ConversationID, (lastSeq: Int64, updatedAt: Date))], on connection: PostgresConnection) async throws {
+        if touches.count == 1, let (id, touch) = touches.first {
+            try await run(.touchConversation(id, lastSeq: touch.lastSeq, updatedAt: touch.updatedAt), on: connection)
+            return
+        }
+        var binds = PostgresBindings(capacity: touches.count * 3)
+        var values: [String] = []
+        values.reserveCapacity(touches.count)
+        for (id, touch) in touches {
+            let n = binds.count
+            values.append("($\(n + 1)::text, $\(n + 2)::bigint, $\(n + 3)::bigint)")
+            binds.append(id.rawValue)
+            binds.append(touch.lastSeq)
+            binds.append(Timestamp.millis(touch.updatedAt))
+        }
+        let sql = "UPDATE conversations AS c SET last_seq = v.last_seq, updated_at = v.updated_at FROM (VALUES "
+            + values.joined(separator: ", ") + ") AS v(id, last_seq, updated_at) WHERE c.id = v.id"
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
     }
 
     private func run(_ write: StoreWrite, on connection: PostgresConnection) async throws {

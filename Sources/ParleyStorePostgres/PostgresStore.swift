@@ -21,12 +21,15 @@ public final class PostgresStore: ParleyStore {
         public var database: String?
         /// The most connections this node opens. Default 20.
         public var maximumConnections: Int = 20
+        /// The most conversation changes committed in one transaction (the group commit). Default 256.
+        public var maxBatch: Int = 256
         /// How long a query may wait for a connection from the pool, and the connect timeout. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
         /// The logger; the store logs at debug level only. Default: a silent logger.
         public var logger: Logger = Logger(label: "parley.store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         /// Where the store's figures go (`parley_node_notices_sent_total`,
-        /// `parley_node_notice_payloads_total`). Default nil: none.
+        /// `parley_node_notice_payloads_total`, `parley_commit_batch_size`,
+        /// `parley_commit_transaction_seconds`). Default nil: none.
         public var metricsFactory: (any MetricsFactory)?
 
         public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil) {
@@ -72,6 +75,10 @@ public final class PostgresStore: ParleyStore {
     let gate = OperationGate()
     /// This node's notices to the others, sent after their commits, batched.
     let notices: NoticeBatcher
+    /// Conversation changes gathered into shared transactions (``runCommitBatch(_:)``).
+    let committer: BatchQueue<CommitUnit, ConversationCommit>
+    /// How commit batches reach this store: set at the end of `init`, before any change can arrive.
+    private let committerTarget = CommitterTarget()
     private let runner: Task<Void, Never>
     private let storedEpoch: String
 
@@ -94,6 +101,11 @@ public final class PostgresStore: ParleyStore {
             try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
         }
         runner = Task { await client.run() }
+        committer = BatchQueue(maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map { .init(factory: $0) }) {
+            [committerTarget] units in
+            guard let store = committerTarget.store else { throw StoreError.invalidState("the store is closed") }
+            return try await store.runCommitBatch(units)
+        }
         do {
             try await PostgresMigrations.migrate(client, logger: configuration.logger)
             storedEpoch = try await Self.loadEpoch(client, logger: configuration.logger)
@@ -101,6 +113,7 @@ public final class PostgresStore: ParleyStore {
             runner.cancel()
             throw error
         }
+        committerTarget.store = self
     }
 
     /// One connection, opened and closed, so that an unreachable server or a refused login fails
@@ -154,7 +167,8 @@ public final class PostgresStore: ParleyStore {
     }
 
     public func close() async throws {
-        // Notices of the last commits go out before this node leaves.
+        // Changes handed in commit; then their notices go out before this node leaves.
+        await committer.close()
         await notices.flush()
         // The other nodes stop counting this one's agents at once, not after its heartbeat goes stale.
         try? await leaveNodes()
@@ -213,4 +227,10 @@ public final class PostgresStore: ParleyStore {
 extension PSQLError {
     /// True for a unique-constraint violation (SQLSTATE 23505).
     var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
+}
+
+/// The store the group commit's runner calls, held weakly (the store owns the queue that owns the runner).
+private final class CommitterTarget: @unchecked Sendable {
+    // Written once in the store's init, before the queue can run a batch; only read afterwards.
+    weak var store: PostgresStore?
 }

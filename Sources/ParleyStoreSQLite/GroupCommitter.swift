@@ -1,131 +1,36 @@
 import CoreMetrics
 import GRDB
 import ParleyStore
-import Synchronization
 
 /// Runs many independent writes in one SQLite transaction, so they share one fsync.
 ///
-/// Writers hand in a unit of work and wait. While a transaction is being committed, new work
-/// gathers; when the commit returns, everything gathered goes into the next transaction. Under no
-/// load a write commits alone at once; under load batches grow by themselves, up to `maxBatch`.
-/// Each unit runs in its own savepoint, so one unit's error rolls back only that unit. Every
-/// waiter is resumed only after the transaction holding its unit is committed, i.e. durable.
+/// The gathering is ``BatchQueue``'s: under no load a write commits alone at once; under load
+/// batches grow by themselves, up to `maxBatch`. Every waiter is resumed only after the transaction
+/// holding its unit is committed, i.e. durable; one unit's error fails only that unit.
 final class GroupCommitter: Sendable {
     typealias Work = @Sendable (Database) throws -> any Sendable
 
-    private struct Pending {
-        var work: Work
-        var continuation: CheckedContinuation<any Sendable, any Error>
-    }
+    private let queue: BatchQueue<Work, any Sendable>
 
-    private struct State {
-        var pending: [Pending] = []
-        var isFlushing = false
-        var isClosed = false
-        var drained: [CheckedContinuation<Void, Never>] = []
-        var statistics = GroupCommitStatistics()
-    }
-
-    /// Each transaction's size and time, when the store was given a metrics factory.
-    struct Metrics: Sendable {
-        let batchSize: Recorder
-        let transaction: CoreMetrics.Timer
-        init(factory: any MetricsFactory) {
-            batchSize = Recorder(label: "parley_commit_batch_size", dimensions: [], aggregate: true, factory: factory)
-            transaction = CoreMetrics.Timer(label: "parley_commit_transaction_seconds", dimensions: [], factory: factory)
+    /// - Parameter onCommit: called after each transaction commits (the WAL checkpointer counts them).
+    init(writer: DatabasePool, maxBatch: Int = 512, metrics: BatchQueue<Work, any Sendable>.Metrics? = nil,
+         onCommit: @escaping @Sendable () -> Void = {}) {
+        queue = BatchQueue(maxBatch: maxBatch, metrics: metrics) { works in
+            let results = try await Self.run(works, on: writer)
+            onCommit()
+            return results
         }
-    }
-
-    private let writer: DatabasePool
-    private let maxBatch: Int
-    private let metrics: Metrics?
-    /// Called after each transaction commits (the WAL checkpointer counts them).
-    private let onCommit: @Sendable () -> Void
-    private let state = Mutex(State())
-
-    init(writer: DatabasePool, maxBatch: Int = 512, metrics: Metrics? = nil, onCommit: @escaping @Sendable () -> Void = {}) {
-        self.writer = writer
-        self.maxBatch = maxBatch
-        self.metrics = metrics
-        self.onCommit = onCommit
     }
 
     /// Refuses new work and waits until everything handed in before is committed.
-    func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { state in
-                state.isClosed = true
-                if state.isFlushing {
-                    state.drained.append(continuation)
-                    return false
-                }
-                return true
-            }
-            if idle { continuation.resume() }
-        }
-    }
+    func close() async { await queue.close() }
 
     /// What the committer has done since the store opened.
-    var statistics: GroupCommitStatistics { state.withLock { $0.statistics } }
+    var statistics: GroupCommitStatistics { queue.statistics }
 
     /// Runs `work` in the next group transaction and returns its value once that is durable.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let startFlusher: Bool? = state.withLock { state in
-                if state.isClosed { return nil }
-                state.pending.append(Pending(work: { try work($0) }, continuation: continuation))
-                if state.isFlushing { return false }
-                state.isFlushing = true
-                return true
-            }
-            guard let startFlusher else {
-                continuation.resume(throwing: StoreError.invalidState("the store is closed"))
-                return
-            }
-            if startFlusher {
-                Task { await self.flush() }
-            }
-        }
-        return value as! T  // the closure above returned a T, boxed; the cast cannot fail
-    }
-
-    private func flush() async {
-        while true {
-            let (batch, drained): ([Pending], [CheckedContinuation<Void, Never>]) = state.withLock { state in
-                let batch = Array(state.pending.prefix(maxBatch))
-                state.pending.removeFirst(batch.count)
-                guard batch.isEmpty else { return (batch, []) }
-                state.isFlushing = false
-                defer { state.drained = [] }
-                return ([], state.drained)
-            }
-            if batch.isEmpty {
-                for waiter in drained { waiter.resume() }
-                return
-            }
-            state.withLock { state in
-                state.statistics.units += batch.count
-                state.statistics.transactions += 1
-                state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
-            }
-            let works = batch.map(\.work)
-            do {
-                let start = ContinuousClock.now
-                let results = try await Self.run(works, on: writer)
-                onCommit()
-                if let metrics {
-                    let (seconds, attoseconds) = (ContinuousClock.now - start).components
-                    metrics.transaction.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-                    metrics.batchSize.record(batch.count)
-                }
-                for (pending, result) in zip(batch, results) {
-                    pending.continuation.resume(with: result)
-                }
-            } catch {
-                // The transaction itself failed (disk full, I/O error): nothing in it is durable.
-                for pending in batch { pending.continuation.resume(throwing: error) }
-            }
-        }
+        try await queue.submit({ try work($0) }) as! T  // the closure returned a T, boxed; the cast cannot fail
     }
 }
 
@@ -180,14 +85,4 @@ extension GroupCommitter {
             }
         }
     }
-}
-
-/// Counters of a group committer: how many units of work shared how many transactions (fsyncs).
-public struct GroupCommitStatistics: Sendable, Hashable {
-    /// Changes committed (or attempted).
-    public var units = 0
-    /// Transactions run, each one fsync.
-    public var transactions = 0
-    /// The most changes one transaction carried.
-    public var largestBatch = 0
 }

@@ -64,7 +64,7 @@ public final class SQLiteStore: ParleyStore {
         }
         checkpointer = try WALCheckpointer(path: path, interval: configuration.checkpointInterval)
         committer = GroupCommitter(
-            writer: pool, maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map(GroupCommitter.Metrics.init),
+            writer: pool, maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map { .init(factory: $0) },
             onCommit: { [checkpointer] in checkpointer.noteCommit() })
         logger = configuration.logger
         checkpointer.start()

@@ -36,7 +36,7 @@ final class Counter: Sendable {
 // MARK: - Errors
 
 /// The kinds of ``StoreError`` a check expects.
-enum StoreErrorKind: String, Sendable {
+enum StoreErrorKind: String, Sendable, CaseIterable {
     case notFound, idempotencyConflict, invalidState, duplicate, atCapacity
 
     func matches(_ error: StoreError) -> Bool {
