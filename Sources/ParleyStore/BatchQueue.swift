@@ -1,13 +1,16 @@
 import CoreMetrics
 import Synchronization
 
-/// Gathers units of work handed in concurrently and runs them in batches, one batch at a time: the
-/// queue behind both stores' group commits.
+/// Gathers units of work handed in concurrently and runs them in batches, at most `concurrency`
+/// batches at a time: the queue behind both stores' group commits.
 ///
-/// Callers hand in a unit and wait. While a batch runs, new units gather; when it returns,
+/// Callers hand in a unit and wait. While batches run, new units gather; when one returns,
 /// everything gathered (up to `maxBatch`) is the next batch. Under no load a unit runs alone at
 /// once; under load batches grow by themselves. Each caller is resumed with its own unit's result,
 /// only after the batch that held it has returned (for the stores: after its transaction is durable).
+///
+/// SQLite has one writer, so it runs one batch at a time. PostgreSQL runs a few: while one batch
+/// waits for its `COMMIT`, the next reads and writes on another connection.
 public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
     /// Runs one batch: a result per unit, in order; a thrown error fails every unit of the batch.
     public typealias Runner = @Sendable ([Unit]) async throws -> [Result<Output, any Error>]
@@ -19,7 +22,7 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
 
     private struct State {
         var pending: [Pending] = []
-        var isRunning = false
+        var running = 0
         var isClosed = false
         var drained: [CheckedContinuation<Void, Never>] = []
         var statistics = GroupCommitStatistics()
@@ -37,17 +40,20 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
     }
 
     private let maxBatch: Int
+    private let concurrency: Int
     private let metrics: Metrics?
     private let runner: Runner
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - maxBatch: the most units one batch takes.
+    ///   - concurrency: the most batches running at once. Default 1.
     ///   - metrics: where batch sizes and times go; nil for none.
     ///   - run: runs a batch.
-    public init(maxBatch: Int, metrics: Metrics? = nil, run: @escaping Runner) {
-        precondition(maxBatch >= 1, "a batch holds at least one unit")
+    public init(maxBatch: Int, concurrency: Int = 1, metrics: Metrics? = nil, run: @escaping Runner) {
+        precondition(maxBatch >= 1 && concurrency >= 1, "a batch holds at least one unit, and one batch runs")
         self.maxBatch = maxBatch
+        self.concurrency = concurrency
         self.metrics = metrics
         self.runner = run
     }
@@ -62,8 +68,8 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
             let startRunner: Bool? = state.withLock { state in
                 if state.isClosed { return nil }
                 state.pending.append(Pending(unit: unit, continuation: continuation))
-                if state.isRunning { return false }
-                state.isRunning = true
+                if state.running >= concurrency { return false }
+                state.running += 1
                 return true
             }
             guard let startRunner else {
@@ -81,7 +87,7 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state in
                 state.isClosed = true
-                if state.isRunning {
+                if state.running > 0 {
                     state.drained.append(continuation)
                     return false
                 }
@@ -102,7 +108,8 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
                     state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
                     return (batch, [])
                 }
-                state.isRunning = false
+                state.running -= 1
+                guard state.running == 0 else { return ([], []) }
                 defer { state.drained = [] }
                 return ([], state.drained)
             }

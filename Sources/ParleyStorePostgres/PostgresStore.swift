@@ -23,6 +23,8 @@ public final class PostgresStore: ParleyStore {
         public var maximumConnections: Int = 20
         /// The most conversation changes committed in one transaction (the group commit). Default 256.
         public var maxBatch: Int = 256
+        /// The most group transactions running at once, each on its own connection. Default 3.
+        public var commitConcurrency: Int = 3
         /// How long a query may wait for a connection from the pool, and the connect timeout. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
         /// The logger; the store logs at debug level only. Default: a silent logger.
@@ -101,7 +103,8 @@ public final class PostgresStore: ParleyStore {
             try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
         }
         runner = Task { await client.run() }
-        committer = BatchQueue(maxBatch: configuration.maxBatch, metrics: configuration.metricsFactory.map { .init(factory: $0) }) {
+        committer = BatchQueue(
+            maxBatch: configuration.maxBatch, concurrency: configuration.commitConcurrency, metrics: configuration.metricsFactory.map { .init(factory: $0) }) {
             [committerTarget] units in
             guard let store = committerTarget.store else { throw StoreError.invalidState("the store is closed") }
             return try await store.runCommitBatch(units)
