@@ -74,7 +74,7 @@ struct RateLimiterTests {
 
     @Test(arguments: ["10.0.0.0/33", "10.0.0/8", "example.com", "::1/129", ""])
     func trustedProxies_refuseWhatIsNotARange(_ entry: String) {
-        #expect(throws: TrustedProxies.Invalid.self) { try TrustedProxies([entry]) }
+        #expect(throws: AddressRanges.Invalid.self) { try TrustedProxies([entry]) }
     }
 
     @Test func ranges_matchByPrefix() throws {

@@ -5,9 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Address ranges whose `X-Forwarded-For` parleyd believes: its own reverse proxies. Anything else
-/// could write that header itself, so without a trusted proxy the client is the socket's peer.
-public struct TrustedProxies: Sendable, Hashable {
+/// A set of IPv4 and IPv6 address ranges (`10.0.0.0/8`, `::1`, `fd00::/8`).
+public struct AddressRanges: Sendable, Hashable {
     private struct Range: Hashable {
         var bytes: [UInt8]
         var prefix: Int
@@ -15,13 +14,13 @@ public struct TrustedProxies: Sendable, Hashable {
 
     private let ranges: [Range]
 
-    /// None: `X-Forwarded-For` is ignored. The default.
-    public static let none = TrustedProxies(ranges: [])
+    /// No range at all.
+    public static let empty = AddressRanges(ranges: [])
 
     private init(ranges: [Range]) { self.ranges = ranges }
 
     /// Reads ranges such as `10.0.0.0/8`, `127.0.0.1`, `fd00::/8`.
-    /// - Throws: `TrustedProxies.Invalid` naming the first entry that is not an address or range.
+    /// - Throws: ``Invalid`` naming the first entry that is not an address or range.
     public init(_ entries: [String]) throws {
         ranges = try entries.map { entry in
             let parts = entry.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -40,8 +39,13 @@ public struct TrustedProxies: Sendable, Hashable {
 
     /// True when `address` is in one of the ranges.
     public func contains(_ address: String) -> Bool {
-        guard !ranges.isEmpty, let bytes = Self.bytes(of: address) else { return false }
-        return ranges.contains { range in
+        guard let bytes = Self.bytes(of: address) else { return false }
+        return contains(bytes: bytes)
+    }
+
+    /// True when the 4 or 16 bytes of an address are in one of the ranges.
+    func contains(bytes: [UInt8]) -> Bool {
+        ranges.contains { range in
             guard range.bytes.count == bytes.count else { return false }
             let whole = range.prefix / 8, rest = range.prefix % 8
             if bytes[..<whole] != range.bytes[..<whole] { return false }
@@ -51,18 +55,6 @@ public struct TrustedProxies: Sendable, Hashable {
         }
     }
 
-    /// The client's address: the peer, unless the peer is a trusted proxy; then the right-most
-    /// address of `X-Forwarded-For` that is not itself a trusted proxy (entries further left were
-    /// written by whoever sent the request and prove nothing).
-    public func client(peer: String, forwardedFor: String?) -> String {
-        guard contains(peer), let forwardedFor else { return peer }
-        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for hop in hops.reversed() where !contains(hop) {
-            return Self.bytes(of: hop) != nil ? hop : peer
-        }
-        return hops.first ?? peer
-    }
-
     /// The 4 or 16 bytes of an IPv4 or IPv6 address, or nil.
     static func bytes(of address: String) -> [UInt8]? {
         var v4 = in_addr()
@@ -70,5 +62,35 @@ public struct TrustedProxies: Sendable, Hashable {
         var v6 = in6_addr()
         if inet_pton(AF_INET6, address, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
+    }
+}
+
+/// Address ranges whose `X-Forwarded-For` parleyd believes: its own reverse proxies. Anything else
+/// could write that header itself, so without a trusted proxy the client is the socket's peer.
+public struct TrustedProxies: Sendable, Hashable {
+    private let ranges: AddressRanges
+
+    /// None: `X-Forwarded-For` is ignored. The default.
+    public static let none = TrustedProxies(ranges: .empty)
+
+    private init(ranges: AddressRanges) { self.ranges = ranges }
+
+    /// Reads ranges such as `10.0.0.0/8`, `127.0.0.1`, `fd00::/8`.
+    /// - Throws: ``AddressRanges/Invalid`` naming the first entry that is not an address or range.
+    public init(_ entries: [String]) throws { ranges = try AddressRanges(entries) }
+
+    /// True when `address` is a trusted proxy's.
+    public func contains(_ address: String) -> Bool { ranges.contains(address) }
+
+    /// The client's address: the peer, unless the peer is a trusted proxy; then the right-most
+    /// address of `X-Forwarded-For` that is not itself a trusted proxy (entries further left were
+    /// written by whoever sent the request and prove nothing).
+    public func client(peer: String, forwardedFor: String?) -> String {
+        guard contains(peer), let forwardedFor else { return peer }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for hop in hops.reversed() where !contains(hop) {
+            return AddressRanges.bytes(of: hop) != nil ? hop : peer
+        }
+        return hops.first ?? peer
     }
 }
