@@ -82,19 +82,27 @@ public struct Agent: Hashable, Sendable, Codable {
     }
 }
 
-/// A visitor: an app user, here bound to the device id the SDK keeps.
+/// A visitor: an app user, bound to the device id the SDK keeps, or, once the app has proved who
+/// the user is, to the app's user id on every device.
 public struct Visitor: Hashable, Sendable, Codable {
     public var id: VisitorID
     public var appID: AppID
+    /// The device an anonymous visitor is bound to; for a verified user, a placeholder no device
+    /// can send (``Visitor/userDeviceID(_:)``).
     public var deviceID: String
     public var name: String?
     public var email: String?
     public var attributes: [String: String]
     public var createdAt: Date
+    /// The app's id for this user, when the app proved it (verified identity); nil when anonymous.
+    public var userID: String?
+    /// The profile fields that came from the verified source (`name`, `email`, `attributes.plan`…),
+    /// sorted; the others the app merely claimed. Nil when anonymous.
+    public var verifiedFields: [String]?
 
     public init(
         id: VisitorID, appID: AppID, deviceID: String, name: String?, email: String?,
-        attributes: [String: String], createdAt: Date
+        attributes: [String: String], createdAt: Date, userID: String? = nil, verifiedFields: [String]? = nil
     ) {
         self.id = id
         self.appID = appID
@@ -103,9 +111,17 @@ public struct Visitor: Hashable, Sendable, Codable {
         self.email = email
         self.attributes = attributes
         self.createdAt = createdAt
+        self.userID = userID
+        self.verifiedFields = verifiedFields
     }
+
+    /// The device id a verified user's visitor row carries: it starts with a character outside
+    /// printable ASCII, which no SDK device id may contain (``Validation/deviceID(_:)``), so an
+    /// anonymous device can never claim it.
+    public static func userDeviceID(_ userID: String) -> String { "\u{00B7}user\u{00B7}" + userID }
 
     enum CodingKeys: String, CodingKey {
         case id, appID = "app_id", deviceID = "device_id", name, email, attributes, createdAt = "created_at"
+        case userID = "user_id", verifiedFields = "verified_fields"
     }
 }

@@ -61,6 +61,28 @@ public protocol AccountStore: Sendable {
     /// Returns the visitor bound to a device id, creating it, and updating the profile fields given.
     func upsertVisitor(app: AppID, deviceID: String, profile: VisitorProfile, at: Date) async throws -> Visitor
     func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor?
+    /// The visitor of a user the app proved (verified identity), in one transaction: made on the
+    /// user's first sign-in (bound to ``Visitor/userDeviceID(_:)``, never to a device), its profile
+    /// updated with the fields given and `verifiedFields` recorded (replacing the earlier list).
+    /// When `deviceID` has an anonymous visitor, its conversations and read positions move to the
+    /// user, so what was written before signing in stays with the user; the anonymous visitor is
+    /// left empty, and its old token reaches nothing.
+    func verifiedVisitor(
+        app: AppID, userID: String, deviceID: String, profile: VisitorProfile, verifiedFields: [String], at: Date
+    ) async throws -> VerifiedVisitor
+}
+
+/// What ``AccountStore/verifiedVisitor(app:userID:deviceID:profile:verifiedFields:at:)`` did.
+public struct VerifiedVisitor: Sendable, Hashable {
+    /// The user's visitor.
+    public var visitor: Visitor
+    /// Conversations the device's anonymous visitor had, now the user's.
+    public var movedConversations: [ConversationID]
+
+    public init(visitor: Visitor, movedConversations: [ConversationID]) {
+        self.visitor = visitor
+        self.movedConversations = movedConversations
+    }
 }
 
 /// Conversations: the commit, their events, notes, ratings and form answers.

@@ -149,6 +149,12 @@ enum PostgresMigrations {
             "DROP INDEX conversations_visitor",
             "CREATE INDEX conversations_visitor ON conversations(visitor_id)",
         ]),
+        // Verified identity (issue 13): a visitor may be an app's user, on every device.
+        ("0010-verified-visitors", [
+            "ALTER TABLE visitors ADD COLUMN user_id TEXT",
+            "ALTER TABLE visitors ADD COLUMN verified_fields TEXT",
+            "CREATE UNIQUE INDEX visitors_user ON visitors(app_id, user_id) WHERE user_id IS NOT NULL",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

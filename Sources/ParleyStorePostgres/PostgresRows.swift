@@ -37,7 +37,8 @@ enum PostgresRows {
         Visitor(
             id: VisitorID(rawValue: try string(row, "id")), appID: AppID(rawValue: try string(row, "app_id")),
             deviceID: try string(row, "device_id"), name: try optionalString(row, "name"), email: try optionalString(row, "email"),
-            attributes: attributes(try string(row, "attributes")), createdAt: try date(row, "created_at"))
+            attributes: attributes(try string(row, "attributes")), createdAt: try date(row, "created_at"),
+            userID: try optionalString(row, "user_id"), verifiedFields: try optionalString(row, "verified_fields").map(VerifiedFields.decode))
     }
 
     static func conversation(_ row: PostgresRandomAccessRow) throws -> Conversation {

@@ -186,4 +186,53 @@ extension PostgresStore {
     public func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor? {
         try await rows("SELECT * FROM visitors WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)").first.map(PostgresRows.visitor)
     }
+
+    public func verifiedVisitor(
+        app: AppID, userID: String, deviceID: String, profile: VisitorProfile, verifiedFields: [String], at: Date
+    ) async throws -> VerifiedVisitor {
+        try await transaction { connection in
+            guard try await exists("SELECT 1 FROM apps WHERE id = \(app.rawValue)", on: connection) else { throw StoreError.notFound("app not found") }
+            // Made on first sign-in; two concurrent first sign-ins meet at the unique index, and the
+            // loser finds (and locks) the winner's row.
+            let fresh = Visitor(id: .generate(at: at), appID: app, deviceID: Visitor.userDeviceID(userID), name: nil, email: nil,
+                                attributes: [:], createdAt: at, userID: userID)
+            try await connection.query(
+                """
+                INSERT INTO visitors (id, app_id, device_id, attributes, created_at, user_id)
+                VALUES (\(fresh.id.rawValue), \(app.rawValue), \(fresh.deviceID), '{}', \(Timestamp.millis(at)), \(userID))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+            guard let row = try await rows(
+                "SELECT * FROM visitors WHERE app_id = \(app.rawValue) AND user_id = \(userID) FOR UPDATE", on: connection).first
+            else { throw StoreError.notFound("visitor not found") }
+            var visitor = try PostgresRows.visitor(row)
+            try VerifiedFields.apply(profile, to: &visitor)
+            visitor.verifiedFields = Array(Set(verifiedFields)).sorted()
+            try await connection.query(
+                """
+                UPDATE visitors SET name = \(visitor.name), email = \(visitor.email), attributes = \(PostgresRows.json(visitor.attributes)),
+                    verified_fields = \(VerifiedFields.encode(verifiedFields))
+                WHERE id = \(visitor.id.rawValue)
+                """, logger: logger)
+            var moved: [ConversationID] = []
+            if let anonymous = try await rows(
+                "SELECT id FROM visitors WHERE app_id = \(app.rawValue) AND device_id = \(deviceID) AND user_id IS NULL FOR UPDATE",
+                on: connection).first.map({ try PostgresRows.string($0, "id") }) {
+                moved = try await rows(
+                    """
+                    UPDATE conversations SET visitor_id = \(visitor.id.rawValue)
+                    WHERE app_id = \(app.rawValue) AND visitor_id = \(anonymous) RETURNING id, created_at
+                    """, on: connection)
+                    .map { (ConversationID(rawValue: try PostgresRows.string($0, "id")), try PostgresRows.int($0, "created_at")) }
+                    .sorted { ($0.1, $0.0.rawValue) < ($1.1, $1.0.rawValue) }.map(\.0)
+                try await connection.query(
+                    """
+                    UPDATE read_markers SET participant_id = \(visitor.id.rawValue)
+                    WHERE participant_role = 'visitor' AND participant_id = \(anonymous)
+                      AND conversation_id IN (SELECT id FROM conversations WHERE app_id = \(app.rawValue) AND visitor_id = \(visitor.id.rawValue))
+                    """, logger: logger)
+            }
+            return VerifiedVisitor(visitor: visitor, movedConversations: moved)
+        }
+    }
 }

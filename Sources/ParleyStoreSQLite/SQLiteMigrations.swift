@@ -237,6 +237,14 @@ enum SQLiteMigrations {
                 CREATE INDEX conversations_visitor ON conversations(visitor_id);
                 """)
         }
+        // Verified identity (issue 13): a visitor may be an app's user, on every device.
+        migrator.registerMigration("0010-verified-visitors") { db in
+            try db.execute(sql: """
+                ALTER TABLE visitors ADD COLUMN user_id TEXT;
+                ALTER TABLE visitors ADD COLUMN verified_fields TEXT;
+                CREATE UNIQUE INDEX visitors_user ON visitors(app_id, user_id) WHERE user_id IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

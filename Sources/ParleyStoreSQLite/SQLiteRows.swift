@@ -34,7 +34,8 @@ enum SQLiteRows {
     static func visitor(_ row: Row) -> Visitor {
         Visitor(
             id: VisitorID(rawValue: row["id"]), appID: AppID(rawValue: row["app_id"]), deviceID: row["device_id"],
-            name: row["name"], email: row["email"], attributes: attributes(row["attributes"]), createdAt: date(row, "created_at"))
+            name: row["name"], email: row["email"], attributes: attributes(row["attributes"]), createdAt: date(row, "created_at"),
+            userID: row["user_id"], verifiedFields: (row["verified_fields"] as String?).map(VerifiedFields.decode))
     }
 
     static func conversation(_ row: Row) -> Conversation {

@@ -199,6 +199,49 @@ extension SQLiteStore {
         }
     }
 
+    public func verifiedVisitor(
+        app: AppID, userID: String, deviceID: String, profile: VisitorProfile, verifiedFields: [String], at: Date
+    ) async throws -> VerifiedVisitor {
+        try await pool.write { db in
+            var visitor: Visitor
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM visitors WHERE app_id = ? AND user_id = ?", arguments: [app.rawValue, userID]) {
+                visitor = SQLiteRows.visitor(row)
+            } else {
+                guard try Row.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [app.rawValue]) != nil else {
+                    throw StoreError.notFound("app not found")
+                }
+                visitor = Visitor(id: .generate(at: at), appID: app, deviceID: Visitor.userDeviceID(userID), name: nil, email: nil,
+                                  attributes: [:], createdAt: at, userID: userID)
+                try db.execute(
+                    sql: "INSERT INTO visitors (id, app_id, device_id, attributes, created_at, user_id) VALUES (?, ?, ?, '{}', ?, ?)",
+                    arguments: [visitor.id.rawValue, app.rawValue, visitor.deviceID, Timestamp.millis(at), userID])
+            }
+            try VerifiedFields.apply(profile, to: &visitor)
+            visitor.verifiedFields = Array(Set(verifiedFields)).sorted()
+            try db.execute(
+                sql: "UPDATE visitors SET name = ?, email = ?, attributes = ?, verified_fields = ? WHERE id = ?",
+                arguments: [visitor.name, visitor.email, SQLiteRows.json(visitor.attributes), VerifiedFields.encode(verifiedFields),
+                            visitor.id.rawValue])
+            var moved: [ConversationID] = []
+            if let anonymous = try String.fetchOne(
+                db, sql: "SELECT id FROM visitors WHERE app_id = ? AND device_id = ? AND user_id IS NULL", arguments: [app.rawValue, deviceID]) {
+                moved = try String.fetchAll(
+                    db, sql: "SELECT id FROM conversations WHERE app_id = ? AND visitor_id = ? ORDER BY created_at, id",
+                    arguments: [app.rawValue, anonymous]).map(ConversationID.init(rawValue:))
+                try db.execute(sql: "UPDATE conversations SET visitor_id = ? WHERE app_id = ? AND visitor_id = ?",
+                               arguments: [visitor.id.rawValue, app.rawValue, anonymous])
+                try db.execute(
+                    sql: """
+                        UPDATE read_markers SET participant_id = ?
+                        WHERE participant_role = 'visitor' AND participant_id = ?
+                          AND conversation_id IN (SELECT id FROM conversations WHERE app_id = ? AND visitor_id = ?)
+                        """,
+                    arguments: [visitor.id.rawValue, anonymous, app.rawValue, visitor.id.rawValue])
+            }
+            return VerifiedVisitor(visitor: visitor, movedConversations: moved)
+        }
+    }
+
     public func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM visitors WHERE id = ? AND app_id = ?", arguments: [id.rawValue, app.rawValue])

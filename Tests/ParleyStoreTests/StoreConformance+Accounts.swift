@@ -218,3 +218,87 @@ extension StoreConformance {
         #expect(try await store.visitor(VisitorID.generate(), app: fixture.app.id) == nil)
     }
 }
+
+// MARK: - Verified visitors
+
+extension StoreConformance {
+    static func verifiedVisitor_firstSignIn_makesTheUser_andTakesTheDevicesConversations(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let anonymous = try await store.upsertVisitor(app: fixture.app.id, deviceID: "device-ann", profile: VisitorProfile(name: "guest"), at: fixture.clock.next())
+        let conversation = try await fixture.open(by: anonymous).conversation.id
+        let author = Participant.visitor(anonymous.id, name: anonymous.name)
+        try await fixture.post(conversation, by: author, text: "before signing in")
+        try await fixture.markRead(conversation, by: author, seq: 2)
+
+        let signedIn = try await store.verifiedVisitor(
+            app: fixture.app.id, userID: "user-ann", deviceID: "device-ann", profile: VisitorProfile(name: "Ann Lee", attributes: ["plan": "gold"]),
+            verifiedFields: ["name", "attributes.plan"], at: fixture.clock.next())
+        let user = signedIn.visitor
+        #expect(user.id != anonymous.id, "a new visitor: the anonymous one's token must not reach the user's conversations")
+        #expect(user.userID == "user-ann" && user.deviceID == Visitor.userDeviceID("user-ann"))
+        #expect(user.name == "Ann Lee" && user.attributes == ["plan": "gold"])
+        #expect(user.verifiedFields == ["attributes.plan", "name"])
+        #expect(signedIn.movedConversations == [conversation])
+        #expect(try await store.visitor(user.id, app: fixture.app.id) == user)
+
+        #expect(try await store.conversation(conversation, app: fixture.app.id)?.visitorID == user.id)
+        #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id, visitorID: anonymous.id)).isEmpty)
+        #expect(try await store.conversations(ConversationQuery(appID: fixture.app.id, visitorID: user.id)).map(\.id) == [conversation])
+        let reread = try await fixture.markRead(conversation, by: .visitor(user.id, name: user.name), seq: 2)
+        #expect(reread.events.isEmpty, "the read position moved with the conversation")
+
+        let nextOnDevice = try await store.upsertVisitor(app: fixture.app.id, deviceID: "device-ann", profile: VisitorProfile(), at: fixture.clock.next())
+        #expect(nextOnDevice.id == anonymous.id && nextOnDevice.userID == nil, "the device stays anonymous for whoever uses it next")
+    }
+
+    static func verifiedVisitor_anotherDevice_isTheSameUser_andBringsItsConversations(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let first = try await store.verifiedVisitor(
+            app: fixture.app.id, userID: "user-bo", deviceID: "phone-bo", profile: VisitorProfile(name: "Bo"), verifiedFields: ["name"],
+            at: fixture.clock.next())
+        #expect(first.movedConversations.isEmpty)
+        let tablet = try await store.upsertVisitor(app: fixture.app.id, deviceID: "tablet-bo", profile: VisitorProfile(), at: fixture.clock.next())
+        let older = try await fixture.open(by: tablet).conversation.id
+        let newer = try await fixture.open(by: tablet, queue: fixture.secondQueue).conversation.id
+
+        let second = try await store.verifiedVisitor(
+            app: fixture.app.id, userID: "user-bo", deviceID: "tablet-bo", profile: VisitorProfile(email: "bo@example.com"),
+            verifiedFields: ["email"], at: fixture.clock.next())
+        #expect(second.visitor.id == first.visitor.id)
+        #expect(second.visitor.name == "Bo" && second.visitor.email == "bo@example.com", "fields not given are kept")
+        #expect(second.visitor.verifiedFields == ["email"], "the latest proof says what is verified")
+        #expect(second.movedConversations == [older, newer])
+        #expect(Set(try await store.conversations(ConversationQuery(appID: fixture.app.id, visitorID: first.visitor.id)).map(\.id)) == [older, newer])
+
+        let again = try await store.verifiedVisitor(
+            app: fixture.app.id, userID: "user-bo", deviceID: "tablet-bo", profile: VisitorProfile(), verifiedFields: ["email"], at: fixture.clock.next())
+        #expect(again.movedConversations.isEmpty, "nothing left to move")
+
+        let otherApp = try await store.verifiedVisitor(
+            app: fixture.otherApp.id, userID: "user-bo", deviceID: "phone-bo", profile: VisitorProfile(), verifiedFields: [], at: fixture.clock.next())
+        #expect(otherApp.visitor.id != first.visitor.id, "the same user id in another app is another user")
+        #expect(try await store.visitor(first.visitor.id, app: fixture.otherApp.id) == nil)
+    }
+
+    static func verifiedVisitor_concurrentFirstSignIns_makeOneUser(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let ids = try await withThrowingTaskGroup(of: VisitorID.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    try await store.verifiedVisitor(
+                        app: fixture.app.id, userID: "user-race", deviceID: "device-\(index)", profile: VisitorProfile(),
+                        verifiedFields: [], at: fixture.clock.next()).visitor.id
+                }
+            }
+            return try await group.reduce(into: Set<VisitorID>()) { $0.insert($1) }
+        }
+        #expect(ids.count == 1)
+    }
+
+    static func verifiedVisitor_unknownApp_isNotFound(_ store: any ParleyStore) async throws {
+        await expectStoreError(.notFound) {
+            try await store.verifiedVisitor(app: AppID(rawValue: "app_missing"), userID: "u", deviceID: "device-x", profile: VisitorProfile(),
+                                            verifiedFields: [], at: Date(timeIntervalSince1970: 1_800_000_000))
+        }
+    }
+}

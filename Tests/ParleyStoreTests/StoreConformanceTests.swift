@@ -75,6 +75,26 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.visitor_otherApp_isNil)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func verifiedVisitor_firstSignIn_makesTheUser_andTakesTheDevicesConversations(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.verifiedVisitor_firstSignIn_makesTheUser_andTakesTheDevicesConversations)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func verifiedVisitor_anotherDevice_isTheSameUser_andBringsItsConversations(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.verifiedVisitor_anotherDevice_isTheSameUser_andBringsItsConversations)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func verifiedVisitor_concurrentFirstSignIns_makeOneUser(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.verifiedVisitor_concurrentFirstSignIns_makeOneUser)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func verifiedVisitor_unknownApp_isNotFound(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.verifiedVisitor_unknownApp_isNotFound)
+    }
+
     // MARK: Conversation lifecycle
 
     @Test(arguments: StoreFactory.all)
