@@ -41,14 +41,53 @@ public struct VisitorSessionRequest: Hashable, Sendable, Codable {
     public var name: String?
     public var email: String?
     public var attributes: [String: String]?
-    public init(appID: AppID, deviceID: String, name: String? = nil, email: String? = nil, attributes: [String: String]? = nil) {
+    /// The app's id for the user, with one proof below: the session is then that user's, on every
+    /// device (verified identity). Nil for an anonymous visitor.
+    public var userID: String?
+    /// For the app's auth service.
+    public var securityKey: String?
+    /// A signed user token (JWT).
+    public var userToken: String?
+    /// HMAC-SHA256 of the user id with the app's secret key, hex.
+    public var userHash: String?
+
+    public init(
+        appID: AppID, deviceID: String, name: String? = nil, email: String? = nil, attributes: [String: String]? = nil,
+        identity: IdentityProof? = nil
+    ) {
         self.appID = appID
         self.deviceID = deviceID
         self.name = name
         self.email = email
         self.attributes = attributes
+        self.userID = identity?.userID
+        switch identity?.kind {
+        case .securityKey(let key): securityKey = key
+        case .userToken(let token): userToken = token
+        case .userHash(let hash): userHash = hash
+        case nil: break
+        }
     }
-    enum CodingKeys: String, CodingKey { case appID = "app_id", deviceID = "device_id", name, email, attributes }
+
+    /// The identity proof the request carries: nil when anonymous.
+    /// - Throws: ``Validation/Failure`` when a user id comes without exactly one proof, or a proof without a user id.
+    public func identityProof() throws(Validation.Failure) -> IdentityProof? {
+        let proofs: [IdentityProof.Kind] = [securityKey.map { .securityKey($0) }, userToken.map { .userToken($0) }, userHash.map { .userHash($0) }]
+            .compactMap { $0 }
+        guard let userID else {
+            if proofs.isEmpty { return nil }
+            throw Validation.Failure(field: "user_id", message: "a proof of identity needs the user id it proves")
+        }
+        guard proofs.count == 1, let kind = proofs.first else {
+            throw Validation.Failure(field: "user_id", message: "give one proof with the user id: security_key, user_token or user_hash")
+        }
+        return IdentityProof(userID: userID, kind: kind)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case appID = "app_id", deviceID = "device_id", name, email, attributes
+        case userID = "user_id", securityKey = "security_key", userToken = "user_token", userHash = "user_hash"
+    }
 }
 
 /// The answer to `POST /v1/visitor/session`.

@@ -43,6 +43,12 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     /// 429: too many requests of a kind in a while (transcript emails per conversation).
     public static func tooManyRequests(_ message: String) -> APIError { .init(status: .tooManyRequests, code: "too_many_requests", message: message) }
 
+    /// 503 `identity_unavailable`: the app's auth service or key set could not be asked; the user is
+    /// refused (fail closed) and may try again.
+    public static func identityUnavailable(_ message: String) -> APIError {
+        .init(status: .serviceUnavailable, code: "identity_unavailable", message: message)
+    }
+
     public var description: String { "\(status.code) \(code): \(message)" }
 
     /// True for a 5xx: the server's fault, worth logging.
