@@ -35,19 +35,24 @@ export async function showVisitor(conversation) {
   renderHistory(history?.conversations ?? null, conversation.id);
 }
 
-function rows(pairs) {
+// A value the app proved (verified identity) carries a mark; the others the app merely claimed.
+function rows(pairs, verified = new Set(), fieldOf = (label) => label) {
   return pairs.filter(([, value]) => value !== undefined && value !== null && value !== "")
-    .flatMap(([label, value]) => [h("dt", {}, label), h("dd", {}, String(value))]);
+    .flatMap(([label, value]) => [h("dt", {}, label), h("dd", {}, String(value),
+      verified.has(fieldOf(label)) ? h("span", { class: "verified", title: "From a verified source" }, " ✓ verified") : null)]);
 }
 
 function renderDetails(visitor, conversation) {
+  // The user id is the proof itself: always verified when present.
+  const verified = new Set([...(visitor?.verified_fields ?? []), ...(visitor?.user_id ? ["user_id"] : [])]);
   const details = rows([
     ["Name", visitor?.name ?? (visitor ? "—" : null)],
     ["Email", visitor?.email],
-    ["Device", visitor?.device_id],
+    ["User id", visitor?.user_id],
+    ["Device", visitor?.user_id ? null : visitor?.device_id],
     ["Visitor id", conversation.visitor_id],
     ["First seen", visitor ? longTime(visitor.created_at) : null],
-  ]);
+  ], verified, (label) => ({ Name: "name", Email: "email", "User id": "user_id" })[label]);
   replaceChildren(byId("visitor-details"), details);
   // The visitor's own attributes, then those the app set on this conversation.
   const attributes = Object.entries(visitor?.attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
@@ -55,7 +60,7 @@ function renderDetails(visitor, conversation) {
     .filter(([key]) => !(key in (visitor?.attributes ?? {})))
     .sort(([a], [b]) => a.localeCompare(b));
   const all = [...attributes, ...conversationAttributes];
-  replaceChildren(byId("visitor-attributes"), all.length ? rows(all) : h("dd", { class: "empty" }, "None"));
+  replaceChildren(byId("visitor-attributes"), all.length ? rows(all, verified, (key) => `attributes.${key}`) : h("dd", { class: "empty" }, "None"));
 }
 
 function renderHistory(conversations, currentID) {
