@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdBcrypt
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -27,10 +26,8 @@ public struct ParleyServer: Sendable {
     let authenticator: Authenticator
     let visitorTokens: VisitorTokens
     let browserSessions: BrowserSessions
+    let agentSessions: AgentSessions
     let deskAssets: DeskAssets
-    let hasher: PasswordHasher
-    /// A bcrypt hash of random bytes, checked for unknown emails so a login's timing tells nothing.
-    let decoyHash: String
     let logger: Logger
 
     /// Assembles the server's parts over a store.
@@ -51,7 +48,7 @@ public struct ParleyServer: Sendable {
         conversations = ConversationService(
             store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, logger: logger)
         availability = AvailabilityService(store: store, settings: settings, routing: routing, clock: clock)
-        hasher = PasswordHasher(cost: configuration.passwordCost)
+        let hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher, clock: clock) { [routing, hub, nodes] agent, sessionsEnded in
             if sessionsEnded { hub.revoke(agent: agent.id, reason: agent.isDisabled ? "account disabled" : "password changed") }
             await routing.agentUpdated(agent)
@@ -62,7 +59,8 @@ public struct ParleyServer: Sendable {
         deskAssets = DeskAssets(developmentFolder: configuration.deskDirectory)
         authenticator = Authenticator(
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
-        decoyHash = Bcrypt.hash(UUID().uuidString, cost: configuration.passwordCost)
+        agentSessions = AgentSessions(
+            store: store, hasher: hasher, hub: hub, nodes: nodes, clock: clock, lifetime: configuration.agentSessionLifetime)
     }
 
     /// The administration service (used by `parleyd admin` and the first-start demo).
@@ -75,35 +73,9 @@ public struct ParleyServer: Sendable {
 
         let router = Router(context: ParleyRequestContext.self)
         router.add(middleware: ErrorMiddleware())
-        addHealthRoutes(to: router)
-        addMetricsRoutes(to: router)
-        addSessionRoutes(to: router)
-        addConversationRoutes(to: router)
-        addConversationDeskRoutes(to: router)
-        addTranscriptRoutes(to: router)
-        addRatingRoutes(to: router)
-        addLifecycleRoutes(to: router)
-        addTeamRoutes(to: router)
-        addAdminRoutes(to: router)
-        addDeskRoutes(to: router)
-        // Also answers every upgrade the socket router declines, so a refusal has the usual error body.
-        router.get("v1/realtime") { request, _ -> Response in
-            _ = try await self.authenticator.caller(of: request, isUpgrade: true)
-            throw APIError(status: .upgradeRequired, code: "upgrade_required", message: "connect with a WebSocket upgrade")
-        }
-
+        addRoutes(to: router)
         let socketRouter = Router(context: ParleyRequestContext.self)
-        socketRouter.ws("v1/realtime") { request, _ in
-            // A refused caller is not upgraded: the HTTP route above then answers 401, 403 or 426 with a body.
-            switch try? await self.authenticator.caller(of: request, isUpgrade: true) {
-            case .visitor?, .agent?: return .upgrade([:])
-            case .operator?, nil: return .dontUpgrade
-            }
-        } onUpgrade: { inbound, outbound, context in
-            let caller = try await self.authenticator.caller(of: context.request, isUpgrade: true)
-            try await RealtimeSession(server: self, caller: caller, channel: context.requestContext.channel)
-                .run(inbound: inbound, outbound: outbound)
-        }
+        addSocketRoutes(to: socketRouter)
 
         // With a database several nodes share, the other nodes' commits reach this node's sockets
         // and routing, and the nodes share their agents' connections.

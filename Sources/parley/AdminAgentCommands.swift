@@ -25,7 +25,7 @@ struct AdminAgent: AsyncParsableCommand {
 
         func run() async throws {
             let list = try await AdminConnection.with(options) { connection in
-                try await connection.get(AdminPath.agents(try connection.app(app)), as: AgentList.self)
+                try await connection.call(.admin.agents(try connection.app(app)))
             }
             try Output(json: options.json).show(list, Describe.agents)
         }
@@ -49,7 +49,7 @@ struct AdminAgent: AsyncParsableCommand {
 
         func run() async throws {
             let shown = try await AdminConnection.with(options) { connection in
-                try await connection.get(AdminPath.agent(agent, in: try connection.app(app)), as: Agent.self)
+                try await connection.call(.admin.agent(try connection.app(app), agent))
             }
             try Output(json: options.json).show(shown, Describe.agent)
         }
@@ -99,7 +99,7 @@ struct AdminAgent: AsyncParsableCommand {
                 name: name, email: agentEmail, password: agentPassword, role: role,
                 queueIDs: queues.isEmpty ? nil : queues, capacity: capacity)
             let created = try await AdminConnection.with(options) { connection in
-                try await connection.send("POST", AdminPath.agents(try connection.app(app)), body: request, as: CreatedAgent.self)
+                try await connection.call(.admin.createAgent(try connection.app(app)), body: request)
             }
             try Output(json: options.json).show(created, Describe.created)
         }
@@ -173,7 +173,7 @@ struct AdminAgent: AsyncParsableCommand {
         func run() async throws {
             let body = request
             let updated = try await AdminConnection.with(options) { connection in
-                try await connection.send("PATCH", AdminPath.agent(agent, in: try connection.app(app)), body: body, as: Agent.self)
+                try await connection.call(.admin.updateAgent(try connection.app(app), agent), body: body)
             }
             try Output(json: options.json).show(updated, Describe.agent)
         }

@@ -19,7 +19,7 @@ struct AdminApp: AsyncParsableCommand {
         @OptionGroup var options: AdminOptions
 
         func run() async throws {
-            let list = try await AdminConnection.with(options) { try await $0.get(AdminPath.apps, as: AppList.self) }
+            let list = try await AdminConnection.with(options) { try await $0.call(.admin.apps) }
             try Output(json: options.json).show(list, Describe.apps)
         }
     }
@@ -39,7 +39,7 @@ struct AdminApp: AsyncParsableCommand {
 
         func run() async throws {
             let created = try await AdminConnection.with(options) {
-                try await $0.send("POST", AdminPath.apps, body: CreateAppRequest(name: name), as: AppCredentials.self)
+                try await $0.call(.admin.createApp, body: CreateAppRequest(name: name))
             }
             try Output(json: options.json).show(created, Describe.credentials)
         }
@@ -60,7 +60,7 @@ struct AdminApp: AsyncParsableCommand {
 
         func run() async throws {
             let shown = try await AdminConnection.with(options) { connection in
-                try await connection.get(AdminPath.app(try connection.app(app)), as: App.self)
+                try await connection.call(.admin.app(try connection.app(app)))
             }
             try Output(json: options.json).show(shown, Describe.app)
         }
@@ -87,7 +87,7 @@ struct AdminApp: AsyncParsableCommand {
 
         func run() async throws {
             let renamed = try await AdminConnection.with(options) { connection in
-                try await connection.send("PATCH", AdminPath.app(try connection.app(app)), body: CreateAppRequest(name: name), as: App.self)
+                try await connection.call(.admin.renameApp(try connection.app(app)), body: CreateAppRequest(name: name))
             }
             try Output(json: options.json).show(renamed, Describe.app)
         }
@@ -111,7 +111,7 @@ struct AdminApp: AsyncParsableCommand {
 
         func run() async throws {
             let rotated = try await AdminConnection.with(options) { connection in
-                try await connection.send("POST", AdminPath.rotateKey(try connection.app(app)), as: AppCredentials.self)
+                try await connection.call(.admin.rotateKey(try connection.app(app)))
             }
             try Output(json: options.json).show(rotated, Describe.credentials)
         }

@@ -18,15 +18,3 @@ struct Admin: AsyncParsableCommand {
             """,
         subcommands: [AdminApp.self, AdminQueue.self, AdminAgent.self])
 }
-
-/// Paths of the admin API (docs/protocol.md "Administration"). Ids are checked when parsed, so
-/// they need no escaping.
-enum AdminPath {
-    static let apps = "/v1/admin/apps"
-    static func app(_ app: AppID) -> String { "\(apps)/\(app)" }
-    static func rotateKey(_ app: AppID) -> String { "\(apps)/\(app)/rotate-key" }
-    static func queues(_ app: AppID) -> String { "\(apps)/\(app)/queues" }
-    static func queue(_ queue: QueueID, in app: AppID) -> String { "\(apps)/\(app)/queues/\(queue)" }
-    static func agents(_ app: AppID) -> String { "\(apps)/\(app)/agents" }
-    static func agent(_ agent: AgentID, in app: AppID) -> String { "\(apps)/\(app)/agents/\(agent)" }
-}

@@ -90,8 +90,7 @@ struct AdminConnection {
             case .token(let token):
                 return try await body(AdminConnection(http: http, token: token, ownApp: nil))
             case .login(let email, let password):
-                let session = try await http.request(
-                    "POST", "/v1/agent/login", body: AgentLoginRequest(email: email, password: password), as: AgentSession.self)
+                let session = try await http.call(.session.agentLogin, body: AgentLoginRequest(email: email, password: password))
                 let connection = AdminConnection(http: http, token: session.token, ownApp: session.agent.appID)
                 do {
                     let result = try await body(connection)
@@ -108,7 +107,7 @@ struct AdminConnection {
     /// Ends the agent session; a failure is ignored (the session may be gone already, e.g. after
     /// the admin changed their own password, which ends every session).
     private func logOut() async {
-        try? await http.send("POST", "/v1/agent/logout", token: token)
+        try? await http.call(.session.agentLogout, token: token)
     }
 
     /// The app to act on: `--app`, else the admin agent's own app (``AdminOptions/requireApp(_:)``
@@ -119,13 +118,13 @@ struct AdminConnection {
         throw ValidationError("--app is needed with the operator token")
     }
 
-    /// `GET` a JSON object.
-    func get<Response: Decodable>(_ path: String, as type: Response.Type) async throws -> Response {
-        try await http.request("GET", path, token: token, as: type)
+    /// Calls an admin endpoint that takes no body; decodes the JSON answer.
+    func call<Response: Decodable>(_ endpoint: Endpoint<Void, Response>) async throws -> Response {
+        try await http.call(endpoint, token: token)
     }
 
-    /// `POST`, `PATCH`… with an optional JSON body; decodes the JSON answer.
-    func send<Response: Decodable>(_ method: String, _ path: String, body: (some Encodable)? = Optional<Empty>.none, as type: Response.Type) async throws -> Response {
-        try await http.request(method, path, body: body, token: token, as: type)
+    /// Calls an admin endpoint with a JSON body; decodes the JSON answer.
+    func call<Body: Encodable, Response: Decodable>(_ endpoint: Endpoint<Body, Response>, body: Body) async throws -> Response {
+        try await http.call(endpoint, body: body, token: token)
     }
 }

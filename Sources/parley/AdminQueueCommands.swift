@@ -24,7 +24,7 @@ struct AdminQueue: AsyncParsableCommand {
 
         func run() async throws {
             let list = try await AdminConnection.with(options) { connection in
-                try await connection.get(AdminPath.queues(try connection.app(app)), as: QueueList.self)
+                try await connection.call(.admin.queues(try connection.app(app)))
             }
             try Output(json: options.json).show(list, Describe.queues)
         }
@@ -51,7 +51,7 @@ struct AdminQueue: AsyncParsableCommand {
 
         func run() async throws {
             let queue = try await AdminConnection.with(options) { connection in
-                try await connection.send("POST", AdminPath.queues(try connection.app(app)), body: QueueRequest(name: name), as: Queue.self)
+                try await connection.call(.admin.createQueue(try connection.app(app)), body: QueueRequest(name: name))
             }
             try Output(json: options.json).show(queue, Describe.queue)
         }
@@ -80,8 +80,7 @@ struct AdminQueue: AsyncParsableCommand {
 
         func run() async throws {
             let renamed = try await AdminConnection.with(options) { connection in
-                try await connection.send(
-                    "PATCH", AdminPath.queue(queue, in: try connection.app(app)), body: QueueRequest(name: name), as: Queue.self)
+                try await connection.call(.admin.renameQueue(try connection.app(app), queue), body: QueueRequest(name: name))
             }
             try Output(json: options.json).show(renamed, Describe.queue)
         }

@@ -57,7 +57,7 @@ public actor AgentClient {
     /// - Throws: ``ParleyError`` (`isAuthorizationError` for wrong credentials, `isNetworkError` when the server is down).
     @discardableResult
     public func login(email: String, password: String) async throws -> Agent {
-        let session = try await http.request("POST", "/v1/agent/login", body: AgentLoginRequest(email: email, password: password), as: AgentSession.self)
+        let session = try await http.call(.session.agentLogin, body: AgentLoginRequest(email: email, password: password))
         self.session = session
         let states = await link.states()
         watcher = Task { [weak self] in
@@ -69,7 +69,7 @@ public actor AgentClient {
 
     /// Logs out (revoking the token) and closes the connection.
     public func logout() async {
-        if let token = session?.token { try? await http.send("POST", "/v1/agent/logout", token: token) }
+        if let token = session?.token { try? await http.call(.session.agentLogout, token: token) }
         await stop()
     }
 
@@ -97,20 +97,20 @@ public actor AgentClient {
     /// Sets online (takes new conversations), away (keeps current ones) or offline.
     @discardableResult
     public func setAvailability(_ availability: Availability) async throws -> Agent {
-        let agent = try await http.request("PUT", "/v1/agent/availability", body: AvailabilityRequest(availability: availability), token: try token(), as: Agent.self)
+        let agent = try await http.call(.agent.setAvailability, body: AvailabilityRequest(availability: availability), token: try token())
         session?.agent = agent
         return agent
     }
 
     /// The app's conversations: queued, mine (assigned to me) or all.
     public func conversations(_ view: String = "mine") async throws -> [Conversation] {
-        try await http.request("GET", "/v1/conversations?view=\(view)", token: try token(), as: ConversationList.self).conversations
+        try await http.call(.conversations.list.query("view", view), token: try token()).conversations
     }
 
     /// Takes a queued conversation by hand.
     @discardableResult
     public func accept(_ conversation: ConversationID) async throws -> Conversation {
-        let accepted = try await http.request("POST", "/v1/conversations/\(conversation)/accept", body: Empty(), token: try token(), as: Conversation.self)
+        let accepted = try await http.call(.conversations.accept(conversation), token: try token())
         await follow(conversation)
         return accepted
     }
@@ -122,27 +122,27 @@ public actor AgentClient {
         try ParleyError.checkMessageText(text)
         let request = SendMessageRequest(clientMessageID: UUID().uuidString.lowercased(), text: text)
         return try await retryingLostAnswers {
-            try await http.request("POST", "/v1/conversations/\(conversation)/messages", body: request, token: try token(), as: SendMessageResponse.self).event
+            try await http.call(.conversations.send(conversation), body: request, token: try token()).event
         }
     }
 
     /// Ends a conversation assigned to the agent.
     @discardableResult
     public func end(_ conversation: ConversationID) async throws -> Conversation {
-        try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try token(), as: Conversation.self)
+        try await http.call(.conversations.end(conversation), token: try token())
     }
 
     /// Hands a conversation to another agent of the app, who must be connected, not offline, and
     /// below capacity. Allowed for the assigned agent, or for an admin.
     @discardableResult
     public func transfer(_ conversation: ConversationID, toAgent agent: AgentID) async throws -> Conversation {
-        try await http.request("POST", "/v1/conversations/\(conversation)/transfer", body: TransferRequest(agentID: agent), token: try token(), as: Conversation.self)
+        try await http.call(.conversations.transfer(conversation), body: TransferRequest(agentID: agent), token: try token())
     }
 
     /// Sends a conversation to the head of a queue, to be routed again.
     @discardableResult
     public func transfer(_ conversation: ConversationID, toQueue queue: QueueID) async throws -> Conversation {
-        try await http.request("POST", "/v1/conversations/\(conversation)/transfer", body: TransferRequest(queueID: queue), token: try token(), as: Conversation.self)
+        try await http.call(.conversations.transfer(conversation), body: TransferRequest(queueID: queue), token: try token())
     }
 
     /// Adds an internal note, which only agents ever see. Retries a lost answer with the same
@@ -152,7 +152,7 @@ public actor AgentClient {
         try ParleyError.checkMessageText(text)
         let request = AddNoteRequest(clientNoteID: UUID().uuidString.lowercased(), text: text)
         return try await retryingLostAnswers {
-            try await http.request("POST", "/v1/conversations/\(conversation)/notes", body: request, token: try token(), as: InternalNote.self)
+            try await http.call(.conversations.addNote(conversation), body: request, token: try token())
         }
     }
 
@@ -172,7 +172,7 @@ public actor AgentClient {
 
     /// A conversation's internal notes, oldest first.
     public func notes(in conversation: ConversationID) async throws -> [InternalNote] {
-        try await http.request("GET", "/v1/conversations/\(conversation)/notes", token: try token(), as: NoteList.self).notes
+        try await http.call(.conversations.notes(conversation), token: try token()).notes
     }
 
     /// Tells the visitor the agent is typing (or stopped).
@@ -182,7 +182,7 @@ public actor AgentClient {
 
     /// The forms the visitor answered for a conversation (pre-chat or unavailable, post-chat).
     public func forms(in conversation: ConversationID) async throws -> [FormSubmission] {
-        try await http.request("GET", "/v1/conversations/\(conversation)/forms", token: try token(), as: FormSubmissionList.self).submissions
+        try await http.call(.conversations.forms(conversation), token: try token()).submissions
     }
 
     /// A conversation's transcript (no internal notes: they are not part of it), for saving or

@@ -160,7 +160,7 @@ public actor ParleyClient {
 
     /// The visitor's conversations from the server, newest activity first.
     public func conversations() async throws -> [Conversation] {
-        let list = try await http.request("GET", "/v1/conversations", token: try await token(renew: false), as: ConversationList.self)
+        let list = try await http.call(.conversations.list, token: try await token(renew: false))
         for conversation in list.conversations { remember(conversation) }
         await publishSummaries()
         return list.conversations
@@ -182,7 +182,7 @@ public actor ParleyClient {
         merged["locale"] = merged["locale"] ?? configuration.locale.identifier
         let request = OpenConversationRequest(queueID: queue ?? configuration.defaultQueueID, subject: subject, attributes: merged,
                                               formAnswers: formAnswers, offline: offline ? true : nil)
-        let conversation = try await http.request("POST", "/v1/conversations", body: request, token: try await token(renew: false), as: Conversation.self)
+        let conversation = try await http.call(.conversations.open, body: request, token: try await token(renew: false))
         remember(conversation)
         snapshots[conversation.id]?.queuePosition = conversation.queuePosition
         await subscribe(conversation.id)
@@ -195,7 +195,7 @@ public actor ParleyClient {
     /// yet (a deep link from a notification).
     public func conversation(_ id: ConversationID) async throws -> ConversationModel {
         if snapshots[id]?.summary == nil {
-            let conversation = try await http.request("GET", "/v1/conversations/\(id)", token: try await token(renew: false), as: Conversation.self)
+            let conversation = try await http.call(.conversations.get(id), token: try await token(renew: false))
             remember(conversation)
             snapshots[id]?.queuePosition = conversation.queuePosition
             await subscribe(id)
@@ -227,7 +227,7 @@ public actor ParleyClient {
 
     /// Ends the conversation (the visitor leaves; the agent is told).
     public func end(_ conversation: ConversationID) async throws {
-        let updated = try await http.request("POST", "/v1/conversations/\(conversation)/end", body: Empty(), token: try await token(renew: false), as: Conversation.self)
+        let updated = try await http.call(.conversations.end(conversation), token: try await token(renew: false))
         remember(updated)
         await publish(conversation)
     }
@@ -235,21 +235,19 @@ public actor ParleyClient {
     /// The forms a queue's chat shows (default: the configured queue, else the app's first).
     public func forms(queue: QueueID? = nil) async throws -> FormSet {
         let queue = queue ?? configuration.defaultQueueID
-        let path = queue.map { "/v1/forms?queue=\($0)" } ?? "/v1/forms"
-        return try await http.request("GET", path, token: try await token(renew: false), as: FormSet.self)
+        return try await http.call(.lifecycle.forms.query("queue", queue), token: try await token(renew: false))
     }
 
     /// Answers the post-chat form of a conversation that has ended.
     @discardableResult
     public func submitPostChat(_ answers: FormAnswers, in conversation: ConversationID) async throws -> FormSubmission {
-        try await http.request("PUT", "/v1/conversations/\(conversation)/forms/post_chat", body: SubmitFormRequest(answers: answers),
-                               token: try await token(renew: false), as: FormSubmission.self)
+        try await http.call(.conversations.submitPostChat(conversation), body: SubmitFormRequest(answers: answers), token: try await token(renew: false))
     }
 
     /// The chat's look: the server's appearance for the app, with what ``ParleyConfiguration/appearance``
     /// sets taking its place. The welcome message is for display only: it is never stored or sent.
     public func appearance() async throws -> Appearance {
-        let served = try await http.request("GET", "/v1/appearance", token: try await token(renew: false), as: Appearance.self)
+        let served = try await http.call(.lifecycle.appearance, token: try await token(renew: false))
         return served.overridden(by: configuration.appearance)
     }
 
@@ -257,8 +255,7 @@ public actor ParleyClient {
     /// first): open with an estimated wait, closed until the next opening, or no agent online.
     public func availability(queue: QueueID? = nil) async throws -> AvailabilityReport {
         let queue = queue ?? configuration.defaultQueueID
-        let path = queue.map { "/v1/availability?queue=\($0)" } ?? "/v1/availability"
-        return try await http.request("GET", path, token: try await token(renew: false), as: AvailabilityReport.self)
+        return try await http.call(.lifecycle.availability.query("queue", queue), token: try await token(renew: false))
     }
 
     /// Rates a conversation that has ended, 1 (bad) to 5 (great), with an optional comment. Rating
@@ -268,8 +265,7 @@ public actor ParleyClient {
     @discardableResult
     public func rate(_ conversation: ConversationID, score: Int, comment: String? = nil) async throws -> Rating {
         guard (1...5).contains(score) else { throw ParleyError.invalidInput("score: 1 to 5") }
-        return try await http.request("PUT", "/v1/conversations/\(conversation)/rating", body: RatingRequest(score: score, comment: comment),
-                                      token: try await token(renew: false), as: Rating.self)
+        return try await http.call(.conversations.rate(conversation), body: RatingRequest(score: score, comment: comment), token: try await token(renew: false))
     }
 
     /// The conversation's transcript, from its whole history on the server. Render it with
@@ -285,7 +281,7 @@ public actor ParleyClient {
     public func markRead(_ conversation: ConversationID) async throws {
         guard let seq = snapshots[conversation]?.lastSeq, seq > 0 else { return }
         guard (snapshots[conversation]?.readSeq(by: .visitor) ?? 0) < seq else { return }
-        try await http.send("POST", "/v1/conversations/\(conversation)/read", body: ReadRequest(seq: seq), token: try await token(renew: false))
+        try await http.call(.conversations.read(conversation), body: ReadRequest(seq: seq), token: try await token(renew: false))
     }
 
     /// Tells the agent the visitor is typing (or stopped). Dropped while offline.
@@ -300,11 +296,10 @@ public actor ParleyClient {
         if !renew, let token = secrets.token, let expiry = secrets.tokenExpiresAt, expiry.timeIntervalSinceNow > 60 {
             return token
         }
-        let session = try await http.request(
-            "POST", "/v1/visitor/session",
+        let session = try await http.call(
+            .session.visitor,
             body: VisitorSessionRequest(appID: configuration.appID, deviceID: secrets.deviceID, name: configuration.userName,
-                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes),
-            as: VisitorSession.self)
+                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes))
         secrets.token = session.token
         secrets.tokenExpiresAt = session.expiresAt
         secrets.visitorID = session.visitor.id

@@ -16,26 +16,45 @@ public struct HTTPClient: Sendable {
         self.session = session
     }
 
-    /// Sends a request with an optional JSON body and decodes a JSON answer.
+    /// Calls an endpoint with a JSON body and decodes its JSON answer.
     /// - Throws: ``ParleyError``: `.network` when the server cannot be reached, else the server's error.
-    public func request<Response: Decodable>(
-        _ method: String, _ path: String, body: (some Encodable)? = Optional<Empty>.none, token: String? = nil,
-        as type: Response.Type = Response.self
+    @discardableResult
+    public func call<Body: Encodable, Response: Decodable>(
+        _ endpoint: Endpoint<Body, Response>, body: Body, token: String? = nil
     ) async throws -> Response {
-        let data = try await raw(method, path, body: body, token: token)
+        try decode(endpoint, from: try await raw(endpoint, body: body, token: token))
+    }
+
+    /// Calls an endpoint that takes no body and decodes its JSON answer.
+    /// - Throws: ``ParleyError``: `.network` when the server cannot be reached, else the server's error.
+    @discardableResult
+    public func call<Response: Decodable>(_ endpoint: Endpoint<Void, Response>, token: String? = nil) async throws -> Response {
+        try decode(endpoint, from: try await raw(endpoint, body: Optional<Empty>.none, token: token))
+    }
+
+    /// Calls an endpoint with a JSON body that answers 204 No Content.
+    /// - Throws: ``ParleyError``: `.network` when the server cannot be reached, else the server's error.
+    public func call<Body: Encodable>(_ endpoint: Endpoint<Body, Void>, body: Body, token: String? = nil) async throws {
+        _ = try await raw(endpoint, body: body, token: token)
+    }
+
+    /// Calls an endpoint that takes no body and answers 204 No Content.
+    /// - Throws: ``ParleyError``: `.network` when the server cannot be reached, else the server's error.
+    public func call(_ endpoint: Endpoint<Void, Void>, token: String? = nil) async throws {
+        _ = try await raw(endpoint, body: Optional<Empty>.none, token: token)
+    }
+
+    private func decode<Body, Response: Decodable>(_ endpoint: Endpoint<Body, Response>, from data: Data) throws -> Response {
         do {
-            return try ParleyJSON.decode(type, from: data)
+            return try ParleyJSON.decode(Response.self, from: data)
         } catch {
-            throw ParleyError(.protocolViolation, "unexpected answer to \(method) \(path)")
+            throw ParleyError(.protocolViolation, "unexpected answer to \(endpoint.method.rawValue) \(endpoint.path)")
         }
     }
 
-    /// Sends a request and ignores the answer's body.
-    public func send(_ method: String, _ path: String, body: (some Encodable)? = Optional<Empty>.none, token: String? = nil) async throws {
-        _ = try await raw(method, path, body: body, token: token)
-    }
-
-    private func raw(_ method: String, _ path: String, body: (some Encodable)?, token: String?) async throws -> Data {
+    private func raw<Body, Response>(_ endpoint: Endpoint<Body, Response>, body: (some Encodable)?, token: String?) async throws -> Data {
+        guard endpoint.isComplete else { throw ParleyError.invalidInput("\(endpoint) needs its parameters, as in .conversations.get(id)") }
+        let method = endpoint.method.rawValue, path = endpoint.target
         guard let url = URL(string: path, relativeTo: baseURL) else { throw ParleyError.invalidInput("bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -62,12 +81,13 @@ public struct HTTPClient: Sendable {
     public var realtimeURL: URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.scheme = components.scheme == "https" ? "wss" : "ws"
-        components.path = "/v1/realtime"
+        let realtime: Endpoint<Void, Void> = .server.realtime
+        components.path = realtime.path
         return components.url!
     }
 }
 
-/// An empty JSON object, for requests without a body worth naming.
+/// An empty JSON object.
 public struct Empty: Codable, Hashable, Sendable {
     /// The empty object.
     public init() {}

@@ -3,7 +3,8 @@ import Hummingbird
 import ParleyCore
 import ParleyStore
 
-/// Turns the bearer token of a request into a ``Caller``, failing closed.
+/// Turns the bearer token of a request into a ``Caller``, failing closed. ``CallerMiddleware`` asks it
+/// once per request; routes read the answer from the request context.
 struct Authenticator: Sendable {
     let store: any ParleyStore
     let visitorTokens: VisitorTokens

@@ -4,13 +4,17 @@ import HummingbirdWebSocket
 import NIOCore
 import ParleyCore
 
-/// The request context of every Parley route: Parley's JSON coders, the body limit, and the channel
-/// (so a realtime connection that falls too far behind can be cut off).
+/// The request context of every Parley route: Parley's JSON coders, the body limit, the channel
+/// (so a realtime connection that falls too far behind can be cut off), and the caller.
 public struct ParleyRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<ParleyRequestContext>
     /// The connection's channel.
     let channel: any Channel
+    /// Who sent the request, as ``CallerMiddleware`` found it, or why they were refused (401, 403).
+    /// The refusal is kept rather than thrown so that routes open to everyone still run; a route
+    /// that needs a caller throws it from ``requireCaller()`` and its siblings.
+    var authentication: Result<Caller, any Error> = .failure(APIError.unauthorized())
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

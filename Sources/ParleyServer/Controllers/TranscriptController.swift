@@ -3,13 +3,17 @@ import Hummingbird
 import NIOCore
 import ParleyCore
 
-extension ParleyServer {
-    /// `GET /v1/conversations/:id/transcript?format=html|text&tz=Europe/Berlin&lang=de`: the
-    /// conversation as a standalone HTML document (save, print, share) or plain text, for its
-    /// visitor and the app's agents.
-    func addTranscriptRoutes(to router: Router<ParleyRequestContext>) {
-        router.get("v1/conversations/:id/transcript") { request, context -> Response in
-            let caller = try await self.authenticator.caller(of: request)
+/// A conversation as a standalone document (save, print, share), for its visitor and the app's
+/// agents, and the same by email.
+struct TranscriptController {
+    let conversations: ConversationService
+    /// Whether the server has SMTP; without it, asking for a transcript email is refused.
+    let isMailEnabled: Bool
+
+    func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
+        // `?format=html|text&tz=Europe/Berlin&lang=de`.
+        router.on(.transcripts.document) { request, context -> Response in
+            let caller = try context.requireCaller()
             let query = request.uri.queryParameters
             let format = query.get("format") ?? "html"
             guard format == "html" || format == "text" else { throw APIError.badRequest("format: html or text") }
@@ -22,8 +26,8 @@ extension ParleyServer {
                 guard LocalizedText.isWellFormedTag(language) else { throw APIError.badRequest("lang: a language tag such as en or pt-BR") }
                 options.language = language
             }
-            let id = try Self.conversationID(context)
-            let transcript = try await self.conversations.transcript(id, caller: caller)
+            let id = try context.conversationID()
+            let transcript = try await conversations.transcript(id, caller: caller)
             var headers = HTTPFields()
             headers[.cacheControl] = "no-store"
             headers[.init("X-Content-Type-Options")!] = "nosniff"
@@ -43,17 +47,16 @@ extension ParleyServer {
         }
 
         // BoldChat's email transcript: queued durably, sent and retried by the mailer.
-        router.post("v1/conversations/:id/transcript/email") { request, context in
-            let caller = try await self.authenticator.caller(of: request)
+        router.on(.transcripts.email) { request, context in
+            let caller = try context.requireCaller()
             let body = try await request.decodeJSON(EmailTranscriptRequest.self, context: context)
-            let email = try await self.conversations.emailTranscript(
-                try Self.conversationID(context), body, caller: caller, mailEnabled: self.configuration.smtp != nil)
+            let email = try await conversations.emailTranscript(try context.conversationID(), body, caller: caller, mailEnabled: isMailEnabled)
             return JSONResponse(email, status: .accepted)
         }
 
-        router.get("v1/conversations/:id/transcript/emails") { request, context in
-            let caller = try await self.authenticator.caller(of: request)
-            return JSONResponse(TranscriptEmailList(emails: try await self.conversations.transcriptEmails(try Self.conversationID(context), caller: caller)))
+        router.on(.transcripts.emails) { _, context in
+            let caller = try context.requireCaller()
+            return JSONResponse(TranscriptEmailList(emails: try await conversations.transcriptEmails(try context.conversationID(), caller: caller)))
         }
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What an admin sets for the chat screens: forms, appearance, business hours. `:kind` is a
+/// ``Form/Kind``.
+extension AdminEndpoints {
+    /// `GET /v1/admin/apps/:app/forms/:kind?queue=`: one queue's form, or without `queue` the app-wide one.
+    public var form: Endpoint<Void, Form> { .init(.get, "/v1/admin/apps/:app/forms/:kind") }
+    /// `PUT /v1/admin/apps/:app/forms/:kind?queue=`.
+    public var setForm: Endpoint<Form, Form> { .init(.put, "/v1/admin/apps/:app/forms/:kind") }
+    /// `DELETE /v1/admin/apps/:app/forms/:kind?queue=` (204).
+    public var deleteForm: Endpoint<Void, Void> { .init(.delete, "/v1/admin/apps/:app/forms/:kind") }
+
+    /// `GET /v1/admin/apps/:app/appearance`.
+    public var appearance: Endpoint<Void, Appearance> { .init(.get, "/v1/admin/apps/:app/appearance") }
+    /// `PUT /v1/admin/apps/:app/appearance`.
+    public var setAppearance: Endpoint<Appearance, Appearance> { .init(.put, "/v1/admin/apps/:app/appearance") }
+
+    /// `GET /v1/admin/apps/:app/queues/:queue/hours`: 404 when the queue is always open.
+    public var hours: Endpoint<Void, BusinessHours> { .init(.get, "/v1/admin/apps/:app/queues/:queue/hours") }
+    /// `PUT /v1/admin/apps/:app/queues/:queue/hours`.
+    public var setHours: Endpoint<BusinessHours, BusinessHours> { .init(.put, "/v1/admin/apps/:app/queues/:queue/hours") }
+    /// `DELETE /v1/admin/apps/:app/queues/:queue/hours`: the queue is always open again (204).
+    public var deleteHours: Endpoint<Void, Void> { .init(.delete, "/v1/admin/apps/:app/queues/:queue/hours") }
+
+    var settings: [AnyEndpoint] {
+        [form.erased, setForm.erased, deleteForm.erased, appearance.erased, setAppearance.erased,
+         hours.erased, setHours.erased, deleteHours.erased]
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+extension Endpoint {
+    /// What a chat screen needs before a conversation starts: appearance, availability, forms.
+    public static var lifecycle: LifecycleEndpoints { LifecycleEndpoints() }
+}
+
+/// The endpoints a chat screen reads before a conversation starts (visitors and agents of the app).
+public struct LifecycleEndpoints: Sendable {
+    /// `GET /v1/appearance`: the app's colours, texts and logo.
+    public var appearance: Endpoint<Void, Appearance> { .init(.get, "/v1/appearance") }
+    /// `GET /v1/availability?queue=`: whether a queue is open (default: the app's first queue).
+    public var availability: Endpoint<Void, AvailabilityReport> { .init(.get, "/v1/availability") }
+    /// `GET /v1/forms?queue=`: the forms a queue's chat shows (default: the app's first queue).
+    public var forms: Endpoint<Void, FormSet> { .init(.get, "/v1/forms") }
+
+    /// Every endpoint above.
+    public var all: [AnyEndpoint] { [appearance.erased, availability.erased, forms.erased] }
+}

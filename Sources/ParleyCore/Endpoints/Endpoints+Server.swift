@@ -1,0 +1,19 @@
+import Foundation
+
+extension Endpoint {
+    /// The server's own endpoints: health, metrics and the realtime socket.
+    public static var server: ServerEndpoints { ServerEndpoints() }
+}
+
+/// The server's own endpoints.
+public struct ServerEndpoints: Sendable {
+    /// `GET /health`: no token needed.
+    public var health: Endpoint<Void, Health> { .init(.get, "/health") }
+    /// `GET /metrics`: Prometheus text, for the operator token.
+    public var metrics: Endpoint<Void, String> { .init(.get, "/metrics") }
+    /// `GET /v1/realtime`: the WebSocket of docs/protocol.md; without an upgrade, 426.
+    public var realtime: Endpoint<Void, Void> { .init(.get, "/v1/realtime") }
+
+    /// Every endpoint above.
+    public var all: [AnyEndpoint] { [health.erased, metrics.erased, realtime.erased] }
+}

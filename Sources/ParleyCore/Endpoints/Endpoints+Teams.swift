@@ -1,0 +1,21 @@
+import Foundation
+
+extension Endpoint {
+    /// What every agent of an app may read about it: the team, the canned responses, the visitors.
+    public static var team: TeamEndpoints { TeamEndpoints() }
+}
+
+/// The team endpoints (agents and admins only). `:visitor` is a ``VisitorID``.
+public struct TeamEndpoints: Sendable {
+    /// `GET /v1/team`: the app's agents and queues with their load.
+    public var overview: Endpoint<Void, Team> { .init(.get, "/v1/team") }
+    /// `GET /v1/canned-responses`: the app's saved replies.
+    public var cannedResponses: Endpoint<Void, CannedResponseList> { .init(.get, "/v1/canned-responses") }
+    /// `GET /v1/visitors/:visitor`: a visitor of the agent's app.
+    public var visitor: Endpoint<Void, Visitor> { .init(.get, "/v1/visitors/:visitor") }
+    /// `GET /v1/visitors/:visitor/conversations?limit=`: their conversations, newest activity first.
+    public var visitorConversations: Endpoint<Void, ConversationList> { .init(.get, "/v1/visitors/:visitor/conversations") }
+
+    /// Every endpoint above.
+    public var all: [AnyEndpoint] { [overview.erased, cannedResponses.erased, visitor.erased, visitorConversations.erased] }
+}

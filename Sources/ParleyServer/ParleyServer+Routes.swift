@@ -1,0 +1,39 @@
+import Hummingbird
+import HummingbirdWebSocket
+import ParleyCore
+
+/// The composition of the routes: each controller gets only the services it uses, and every route
+/// sits behind the middleware that resolves the caller once (docs/decisions/0010).
+extension ParleyServer {
+    /// Every HTTP route.
+    func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
+        let api = router.group().add(middleware: CallerMiddleware(authenticator: authenticator))
+        HealthController(version: configuration.version).addRoutes(to: api)
+        MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
+        SessionController(store: store, visitorTokens: visitorTokens, sessions: agentSessions, clock: configuration.clock).addRoutes(to: api)
+        AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
+        ConversationController(conversations: conversations).addRoutes(to: api)
+        TranscriptController(conversations: conversations, isMailEnabled: configuration.smtp != nil).addRoutes(to: api)
+        LifecycleController(settings: settings, availability: availability, store: store).addRoutes(to: api)
+        TeamController(store: store, routing: routing).addRoutes(to: api)
+        AdminController(admin: admin, settings: settings, store: store).addRoutes(to: api)
+        DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, store: store).addRoutes(to: api)
+        realtimeController.addRoutes(to: router.group().add(middleware: upgradeCallerMiddleware))
+    }
+
+    /// The WebSocket upgrade of `/v1/realtime`, on the router the upgrade handler asks.
+    func addSocketRoutes(to router: some RouterMethods<ParleyRequestContext>) {
+        realtimeController.addSocketRoutes(to: router.group().add(middleware: upgradeCallerMiddleware))
+    }
+
+    /// The realtime routes resolve the caller as an upgrade: a session cookie must name its origin.
+    private var upgradeCallerMiddleware: CallerMiddleware {
+        CallerMiddleware(authenticator: authenticator, isUpgrade: true)
+    }
+
+    private var realtimeController: RealtimeController {
+        RealtimeController { caller, inbound, outbound, context in
+            try await RealtimeSession(server: self, caller: caller, channel: context.channel).run(inbound: inbound, outbound: outbound)
+        }
+    }
+}
