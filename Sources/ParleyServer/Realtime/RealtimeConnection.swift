@@ -4,12 +4,13 @@ import ParleyCore
 import ParleyStore
 import Synchronization
 
-/// One open `/v1/realtime` socket as the hub sees it: a bounded queue of things to send.
+/// One open `/v1/realtime` socket as the hub sees it: a bounded queue of things to send
+/// (``RealtimeOutbox``), drained by the socket's ``RealtimeWriter`` while it holds something.
 ///
 /// The hub never waits for a socket: it puts items into this queue and moves on. When the queue is
 /// full the reader is too slow, and the connection is cut off at once so that nobody else slows down.
 final class RealtimeConnection: Sendable, Hashable {
-    /// What the connection's writer task takes from the queue, in order.
+    /// What the connection's writer takes from the queue, in order.
     enum Item: Sendable {
         /// A frame to send as it is.
         case frame(ServerFrame)
@@ -25,59 +26,88 @@ final class RealtimeConnection: Sendable, Hashable {
         case catchUp(ConversationID)
     }
 
+    private struct State: Sendable {
+        var outbox: RealtimeOutbox<Item>
+        /// The reader's end, waiting for the last drain to send what was queued.
+        var drained: CheckedContinuation<Void, Never>?
+    }
+
     let id: UInt64
     let caller: Caller
-    let items: AsyncStream<Item>
-    private let continuation: AsyncStream<Item>.Continuation
-    private let channel: (any Channel)?
-    private let overflowed = Atomic<Bool>(false)
-    private let revocation = Mutex<String?>(nil)
+    private let state: Mutex<State>
+    private let writer: RealtimeWriter
 
-    init(id: UInt64, caller: Caller, bufferLimit: Int, channel: (any Channel)?) {
+    init(id: UInt64, caller: Caller, bufferLimit: Int, writer: RealtimeWriter) {
         self.id = id
         self.caller = caller
-        self.channel = channel
-        (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        self.writer = writer
+        state = Mutex(State(outbox: RealtimeOutbox(limit: bufferLimit)))
     }
 
     /// Queues an item; cuts the connection off when the queue is full.
     func enqueue(_ item: Item) {
-        if case .dropped = continuation.yield(item) {
-            if !overflowed.exchange(true, ordering: .relaxed) {
-                continuation.finish()
-                // The writer may be stuck in a write to a reader that does not read: closing the
-                // channel fails that write and ends the connection.
-                channel?.close(promise: nil)
-            }
-        }
+        run(state.withLock { $0.outbox.enqueue(item) })
     }
 
     /// True when the connection was cut off for falling behind.
-    var didOverflow: Bool { overflowed.load(ordering: .relaxed) }
+    var didOverflow: Bool { state.withLock { $0.outbox.didOverflow } }
 
-    /// Ends the queue; the writer finishes what is queued, then stops.
-    func finish() { continuation.finish() }
+    /// Takes no more items; the writer finishes what is queued, then stops.
+    func finish() {
+        state.withLock { $0.outbox.finish() }
+    }
+
+    /// Returns once the writer has sent what was queued before ``finish()`` (at once when idle).
+    func waitUntilDrained() async {
+        await withCheckedContinuation { continuation in
+            let waits = state.withLock { state in
+                guard state.outbox.isDraining else { return false }
+                state.drained = continuation
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
 
     /// The caller's right to this connection ended (logout, password change, disabled, expired):
     /// the client is told why, then the socket closes with 1008.
     func revoke(reason: String) {
-        let first = revocation.withLock { current in
-            if current != nil { return false }
-            current = reason
-            return true
-        }
-        guard first else { return }
-        enqueue(.frame(.error(.init(ref: nil, code: "unauthorized", message: reason))))
-        continuation.finish()
+        let notice = Item.frame(.error(.init(ref: nil, code: "unauthorized", message: reason)))
+        run(state.withLock { $0.outbox.revoke(reason: reason, notice: notice) })
     }
 
     /// Why the connection was revoked, if it was.
-    var revocationReason: String? { revocation.withLock { $0 } }
+    var revocationReason: String? { state.withLock { $0.outbox.revocationReason } }
 
     /// Closes the connection at once, without a close handshake (the writer failed).
     func abort() {
-        continuation.finish()
-        channel?.close(promise: nil)
+        state.withLock { $0.outbox.abort() }
+        writer.channel.close(promise: nil)
+    }
+
+    /// The writer takes everything queued; when the queue can send nothing more, the reader's end
+    /// waiting for it goes on.
+    func take() -> RealtimeOutbox<Item>.TakeAction {
+        var drained: CheckedContinuation<Void, Never>?
+        let action = state.withLock { state -> RealtimeOutbox<Item>.TakeAction in
+            let action = state.outbox.take()
+            if state.outbox.phase == .closed {
+                drained = state.drained
+                state.drained = nil
+            }
+            return action
+        }
+        drained?.resume()
+        return action
+    }
+
+    private func run(_ action: RealtimeOutbox<Item>.EnqueueAction) {
+        switch action {
+        case .none: break
+        case .startDrain: writer.startDrain(self)
+        // The writer may be waiting for a reader that does not read: closing the channel ends it.
+        case .closeChannel: writer.channel.close(promise: nil)
+        }
     }
 
     static func == (lhs: RealtimeConnection, rhs: RealtimeConnection) -> Bool { lhs.id == rhs.id }

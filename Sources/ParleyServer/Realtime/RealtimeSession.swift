@@ -7,63 +7,48 @@ import NIOWebSocket
 import ParleyCore
 import ParleyStore
 
-/// One `/v1/realtime` socket: a reader that handles client frames, and a writer that is the only
-/// one to write to the socket, so frames leave in the order they were queued.
-///
-/// Exactly-once delivery per subscription: the writer keeps, per subscribed conversation, the seq
-/// of the last event it sent (the cursor). A subscription is registered with the hub *before* the
-/// history is read from the store, so an event committed meanwhile is either in that read or queued
-/// behind it; events at or below the cursor are skipped, and a hole above it is filled from the store.
+/// One `/v1/realtime` socket: a reader that handles client frames in the WebSocket layer's task,
+/// and a ``RealtimeWriter`` that runs on the socket's event loop only while there is something to
+/// send (no task of its own per socket).
 struct RealtimeSession {
     let server: ParleyServer
     let caller: Caller
     let channel: any Channel
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let connection = RealtimeConnection(
-            id: server.hub.makeID(), caller: caller, bufferLimit: server.configuration.realtimeBufferLimit, channel: channel)
-        // `ready` is queued before the connection can hear anything, so it is always the first frame.
         let epoch = try await server.store.epoch()
+        let metrics = server.configuration.metrics
+        let writer = RealtimeWriter(channel: channel, context: .init(
+            store: server.store, routing: server.routing, delivered: metrics.eventsDelivered, caller: caller, epoch: epoch,
+            closeForRevocation: { reason in Task { try? await outbound.close(.policyViolation, reason: reason) } }))
+        let connection = RealtimeConnection(
+            id: server.hub.makeID(), caller: caller, bufferLimit: server.configuration.realtimeBufferLimit, writer: writer)
+        // `ready` is queued before the connection can hear anything, so it is always the first frame.
         connection.enqueue(.frame(.ready(.init(
             epoch: epoch, participant: caller.participant, heartbeatSeconds: Int(server.configuration.heartbeat.components.seconds)))))
         server.hub.register(connection)
         if case .agent(let agent) = caller { await server.routing.agentConnected(agent.agentID) }
-        let metrics = server.configuration.metrics
         let gauge = if case .agent = caller { metrics.agentConnections } else { metrics.visitorConnections }
         gauge.increment()
         defer { gauge.decrement() }
 
-        let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    try await writeLoop(connection, outbound: outbound, epoch: epoch)
-                } catch {
-                    // A writer that cannot go on must not leave a socket that answers pings and says nothing.
-                    if !(error is CancellationError) {
-                        server.logger.debug("realtime writer failed", metadata: ["parley.connection": "\(connection.id)", "error": "\(error)"])
-                    }
-                    connection.abort()
-                }
-            }
-            // The token's end ends the socket too: a timer on the socket's event loop, not a sleeping
-            // task per connection (idle connections are most of them; each task costs memory).
-            let lifetime = max(0, min(caller.expiresAt.timeIntervalSince(server.configuration.clock.now()), 365 * 24 * 3600))
-            let expiry = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(lifetime * 1000))) {
-                connection.revoke(reason: "token expired")
-            }
-            defer { expiry.cancel() }
-            let readResult: Result<Void, any Error>
-            do {
-                try await readLoop(connection, inbound: inbound)
-                readResult = .success(())
-            } catch {
-                readResult = .failure(error)
-            }
-            connection.finish()
-            group.cancelAll()
-            await group.waitForAll()
-            return readResult
+        // The token's end ends the socket too: a timer on the socket's event loop, not a sleeping
+        // task per connection (idle connections are most of them; each task costs memory).
+        let lifetime = max(0, min(caller.expiresAt.timeIntervalSince(server.configuration.clock.now()), 365 * 24 * 3600))
+        let expiry = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(lifetime * 1000))) {
+            connection.revoke(reason: "token expired")
         }
+        let result: Result<Void, any Error>
+        do {
+            try await readLoop(connection, inbound: inbound)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        expiry.cancel()
+        // What was queued goes out before the WebSocket layer's close frame.
+        connection.finish()
+        await connection.waitUntilDrained()
         server.hub.unregister(connection)
         if case .agent(let agent) = caller { await server.routing.agentDisconnected(agent.agentID) }
         if connection.didOverflow {
@@ -135,80 +120,6 @@ struct RealtimeSession {
                 server.logger.error("realtime request failed", metadata: ["frame": "\(frame.type)", "error": "\(error)"])
             }
             connection.enqueue(.frame(.error(.init(ref: ref, conversationID: conversationID, code: apiError.code, message: apiError.message))))
-        }
-    }
-
-    // MARK: Writing
-
-    private func writeLoop(_ connection: RealtimeConnection, outbound: WebSocketOutboundWriter, epoch: String) async throws {
-        let encoder = ParleyJSON.makeEncoder()
-        let delivered = server.configuration.metrics.eventsDelivered
-        func write(_ frame: ServerFrame) async throws {
-            try await outbound.write(.text(String(decoding: try encoder.encode(frame), as: UTF8.self)))
-        }
-        var cursors: [ConversationID: Int64] = [:]
-
-        /// Sends stored events after `after` (up to `upTo` when given) and returns the last seq sent.
-        func replay(_ id: ConversationID, app: AppID, after: Int64, upTo: Int64? = nil) async throws -> Int64 {
-            var cursor = after
-            while true {
-                let page = try await server.store.events(id, app: app, afterSeq: cursor, limit: Limits.maxEventPage)
-                for event in page {
-                    if let upTo, event.seq > upTo { return cursor }
-                    try await write(.event(event))
-                    delivered.increment()
-                    cursor = event.seq
-                }
-                if page.count < Limits.maxEventPage { return cursor }
-            }
-        }
-
-        for await item in connection.items {
-            switch item {
-            case .frame(let frame):
-                try await write(frame)
-
-            case .text(let text):
-                try await outbound.write(.text(text))
-
-            case .events(let id, let events):
-                guard var cursor = cursors[id], let app = caller.appID else { continue }
-                for event in events where event.seq > cursor {
-                    if event.seq > cursor + 1 { cursor = try await replay(id, app: app, after: cursor, upTo: event.seq - 1) }
-                    guard event.seq == cursor + 1 else { continue }
-                    try await outbound.write(.text(event.frame))
-                    delivered.increment()
-                    cursor = event.seq
-                }
-                cursors[id] = cursor
-
-            case .subscribe(let subscribe):
-                let id = subscribe.conversationID
-                guard let app = caller.appID, let conversation = try await server.store.conversation(id, app: app) else { continue }
-                var after = max(0, subscribe.afterSeq)
-                // Another epoch, or a cursor beyond what the store holds (a restored backup): the
-                // client's copy cannot be trusted, so say so and send everything.
-                if (subscribe.epoch != nil && subscribe.epoch != epoch) || after > conversation.lastSeq {
-                    try await write(.reset(.init(conversationID: id, epoch: epoch)))
-                    after = 0
-                }
-                let cursor = try await replay(id, app: app, after: after)
-                cursors[id] = cursor
-                try await write(.subscribed(.init(conversationID: id, lastSeq: cursor, epoch: epoch)))
-                if case .visitor = caller, let position = await server.routing.position(of: id) {
-                    try await write(.queuePosition(.init(conversationID: id, position: position)))
-                }
-
-            case .unsubscribe(let id):
-                cursors[id] = nil
-
-            case .catchUp(let id):
-                guard let cursor = cursors[id], let app = caller.appID else { continue }
-                cursors[id] = try await replay(id, app: app, after: cursor)
-            }
-        }
-        if let reason = connection.revocationReason {
-            try await outbound.close(.policyViolation, reason: reason)
         }
     }
 }
