@@ -10,14 +10,15 @@ extension ParleyServer {
         let api = router.group().add(middleware: CallerMiddleware(authenticator: authenticator))
         HealthController(version: configuration.version).addRoutes(to: api)
         MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
-        SessionController(store: store, visitorTokens: visitorTokens, sessions: agentSessions, clock: configuration.clock).addRoutes(to: api)
+        SessionController(identity: identity, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
+            .addRoutes(to: api)
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
         ConversationController(conversations: conversations).addRoutes(to: api)
         TranscriptController(conversations: conversations, isMailEnabled: configuration.smtp != nil).addRoutes(to: api)
         LifecycleController(settings: settings, availability: availability, store: store).addRoutes(to: api)
         TeamController(store: store, routing: routing).addRoutes(to: api)
-        AdminController(admin: admin, settings: settings, store: store).addRoutes(to: api)
-        DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, store: store).addRoutes(to: api)
+        AdminController(admin: admin, settings: settings, identity: identity, store: store).addRoutes(to: api)
+        DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, limits: limits, store: store).addRoutes(to: api)
         realtimeController.addRoutes(to: router.group().add(middleware: upgradeCallerMiddleware))
     }
 

@@ -28,6 +28,9 @@ public struct ParleyServer: Sendable {
     let browserSessions: BrowserSessions
     let agentSessions: AgentSessions
     let deskAssets: DeskAssets
+    let outbound: OutboundClient
+    let identity: IdentityService
+    let limits: RequestLimits
     let logger: Logger
 
     /// Assembles the server's parts over a store.
@@ -45,8 +48,10 @@ public struct ParleyServer: Sendable {
         feedback.connect(routing)
         nodes = NodeLink(store: store, logger: logger)
         settings = AppSettings(store: store, clock: clock)
+        limits = RequestLimits(limits: configuration.rateLimits, proxies: configuration.trustedProxies, clock: clock)
         conversations = ConversationService(
-            store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, logger: logger)
+            store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, limits: limits,
+            logger: logger)
         availability = AvailabilityService(store: store, settings: settings, routing: routing, clock: clock)
         let hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher, clock: clock) { [routing, hub, nodes] agent, sessionsEnded in
@@ -60,7 +65,11 @@ public struct ParleyServer: Sendable {
         authenticator = Authenticator(
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
         agentSessions = AgentSessions(
-            store: store, hasher: hasher, hub: hub, nodes: nodes, clock: clock, lifetime: configuration.agentSessionLifetime)
+            store: store, hasher: hasher, hub: hub, nodes: nodes, clock: clock, lifetime: configuration.agentSessionLifetime, limits: limits)
+        outbound = OutboundClient(policy: configuration.outbound)
+        identity = IdentityService(
+            store: store, tokens: UserTokenVerifier(outbound: outbound, clock: clock), authService: AuthServiceVerifier(outbound: outbound, clock: clock),
+            clock: clock)
     }
 
     /// The administration service (used by `parleyd admin` and the first-start demo).
@@ -104,7 +113,7 @@ public struct ParleyServer: Sendable {
                     maxFrameSize: Limits.maxFrameBytes,
                     autoPing: .enabled(timePeriod: configuration.heartbeat))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing)] + nodeServices + mailServices,
+            services: [RoutingService(routing: routing), OutboundService(client: outbound)] + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -116,6 +125,16 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try await ParleyServer(configuration: configuration, store: store, logger: logger).makeApplication(onServerRunning: onServerRunning)
+}
+
+/// Closes the outbound client's connections when the server shuts down.
+struct OutboundService: Service {
+    let client: OutboundClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try? await client.shutdown()
+    }
 }
 
 /// Stops routing's timers when the server shuts down.

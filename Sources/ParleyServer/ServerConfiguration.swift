@@ -55,6 +55,15 @@ public struct ServerConfiguration: Sendable {
     /// The side effects kept with every commit, in its transaction (outbox rows for push and
     /// webhooks; ``CommitEffects``). Default none.
     public var commitEffects: any CommitEffects = NoCommitEffects()
+    /// How much of each kind of request one client may make (visitor sessions, messages, agent
+    /// logins). Default ``RateLimits/init()``; ``RateLimits/off`` for load tests.
+    public var rateLimits = RateLimits()
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the rate limits). Default none:
+    /// the client is the socket's peer.
+    public var trustedProxies = TrustedProxies.none
+    /// Where parleyd's own requests may go (apps' auth services and key sets). Default: public
+    /// addresses over HTTPS only, 5 s, 1 MiB.
+    public var outbound = OutboundPolicy()
     /// The version `/health` reports.
     public var version: String = ParleyVersion.current
 

@@ -61,6 +61,20 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("password-cost"), help: ArgumentHelp("bcrypt cost for agent passwords (default 12).", visibility: .hidden))
     var passwordCost: UInt8?
 
+    @Flag(name: .customLong("rate-limits"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Limit visitor sessions, messages and agent logins per client (default on; --no-rate-limits or env PARLEY_RATE_LIMITS=off for load tests on loopback).",
+        valueName: "rate-limits"))
+    var rateLimits = true
+
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "An address or range (10.0.0.0/8) of a reverse proxy whose X-Forwarded-For names the client; repeat for more (env PARLEY_TRUSTED_PROXIES, comma-separated).",
+        valueName: "range"))
+    var trustedProxies: [String] = []
+
+    @Flag(name: .customLong("allow-private-outbound"), help: ArgumentHelp(
+        "Let apps' auth services and key sets be on loopback or private addresses, and plain http (tests, private networks only)."))
+    var allowPrivateOutbound = false
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = common.makeLogger()
@@ -100,6 +114,14 @@ struct Serve: AsyncParsableCommand {
             configuration.deskDirectory = URL(fileURLWithPath: folder, isDirectory: true)
         }
         configuration.secureCookies = secureCookies
+        if !rateLimits || environment["PARLEY_RATE_LIMITS"] == "off" { configuration.rateLimits = .off }
+        let proxies = trustedProxies + (environment["PARLEY_TRUSTED_PROXIES"].map { $0.split(separator: ",").map(String.init) } ?? [])
+        do {
+            configuration.trustedProxies = try TrustedProxies(proxies.map { $0.trimmingCharacters(in: .whitespaces) })
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
+        }
+        if allowPrivateOutbound { configuration.outbound = .loopbackForTests }
 
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         let demo = try await server.administration.bootstrapDemo()

@@ -75,7 +75,7 @@ final class ParleydSupervisor: Sendable {
         process.executableURL = executable
         process.arguments = [
             "serve", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--port", "0",
-            "--password-cost", "4", "--log-level", "warning",
+            "--password-cost", "4", "--log-level", "warning", "--no-rate-limits",
         ] + extraArguments
         // Nothing from the caller's environment may change where it listens or what it opens.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLEY_") }

@@ -62,6 +62,10 @@ public final class TestServer: Sendable {
         configuration.port = previous?.port ?? 0
         configuration.passwordCost = 4
         configuration.adminToken = "test-operator-token"
+        // Every test client is on 127.0.0.1, and many tests make dozens of visitors at once; the
+        // tests of the limits turn them on. Auth services and key sets of tests are on loopback.
+        configuration.rateLimits = .off
+        configuration.outbound = .loopbackForTests
         configure(&configuration)
         var logger = Logger(label: "parleyd-test")
         logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical

@@ -8,6 +8,8 @@
 # (cd /tmp/old && swift build -c release --product parleyd --scratch-path .build-bench).
 # Server pinned to CPU0, generator to CPU1; each run under `timeout`; ends in ≈ RUNS × 2 × 1 min.
 set -euo pipefail
+# Every load here comes from one address: parleyd's per-client rate limits would measure themselves.
+export PARLEY_RATE_LIMITS=off
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-3}; PAIRS=${PAIRS:-100}; RATE=${RATE:-1000}; DURATION=${DURATION:-10}; IDLE=${IDLE:-5000}
 QUIET_WAIT=${QUIET_WAIT:-60}; OUT=${OUT:-/tmp/parley-before-after}

@@ -4,6 +4,8 @@
 # Prints the top symbols (self time), the split by library, and writes $OUT/perf.data.
 #   scripts/bench/profile.sh            # PAIRS=100 RATE=0 SECONDS=10 OUT=/tmp/parley-profile
 set -euo pipefail
+# Every load here comes from one address: parleyd's per-client rate limits would measure themselves.
+export PARLEY_RATE_LIMITS=off
 cd "$(dirname "$0")/../.."
 PAIRS=${PAIRS:-100}; RATE=${RATE:-0}; SECS=${SECONDS_:-10}; OUT=${OUT:-/tmp/parley-profile}; CALLGRAPH=${CALLGRAPH:-dwarf}
 command -v perf >/dev/null || apt-get install -y linux-perf >/dev/null

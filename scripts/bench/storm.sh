@@ -4,6 +4,8 @@
 #   TARGETS="parley prosody" scripts/bench/storm.sh   # also Prosody 0.12 (scripts/bench/prosody.sh):
 #       its visitors resume with XEP-0198 instead of resubscribing from a cursor
 set -euo pipefail
+# Every load here comes from one address: parleyd's per-client rate limits would measure themselves.
+export PARLEY_RATE_LIMITS=off
 cd "$(dirname "$0")/../.."
 K=${K:-5000}; RUNS=${RUNS:-3}; IDLE=${IDLE:-15000}; OUT=${OUT:-/tmp/parley-storm}; mkdir -p "$OUT"
 TARGETS=${TARGETS:-parley}

@@ -16,6 +16,8 @@
 # Every generator run is under `timeout`; before each run the script waits (up to QUIET_WAIT s)
 # for a calm machine and records the load average.
 set -euo pipefail
+# Every load here comes from one address: parleyd's per-client rate limits would measure themselves.
+export PARLEY_RATE_LIMITS=off
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 RUNS=${RUNS:-3}

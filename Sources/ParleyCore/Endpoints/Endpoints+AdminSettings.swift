@@ -1,7 +1,7 @@
 import Foundation
 
-/// What an admin sets for the chat screens: forms, appearance, business hours. `:kind` is a
-/// ``Form/Kind``.
+/// What an admin sets for the chat screens and sign-in: forms, appearance, business hours,
+/// identity. `:kind` is a ``Form/Kind``.
 extension AdminEndpoints {
     /// `GET /v1/admin/apps/:app/forms/:kind?queue=`: one queue's form, or without `queue` the app-wide one.
     public var form: Endpoint<Void, Form> { .init(.get, "/v1/admin/apps/:app/forms/:kind") }
@@ -22,8 +22,13 @@ extension AdminEndpoints {
     /// `DELETE /v1/admin/apps/:app/queues/:queue/hours`: the queue is always open again (204).
     public var deleteHours: Endpoint<Void, Void> { .init(.delete, "/v1/admin/apps/:app/queues/:queue/hours") }
 
+    /// `GET /v1/admin/apps/:app/identity`: how the app proves who its users are.
+    public var identity: Endpoint<Void, IdentitySettings> { .init(.get, "/v1/admin/apps/:app/identity") }
+    /// `PUT /v1/admin/apps/:app/identity`.
+    public var setIdentity: Endpoint<IdentitySettings, IdentitySettings> { .init(.put, "/v1/admin/apps/:app/identity") }
+
     var settings: [AnyEndpoint] {
         [form.erased, setForm.erased, deleteForm.erased, appearance.erased, setAppearance.erased,
-         hours.erased, setHours.erased, deleteHours.erased]
+         hours.erased, setHours.erased, deleteHours.erased, identity.erased, setIdentity.erased]
     }
 }

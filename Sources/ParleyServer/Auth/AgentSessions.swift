@@ -15,8 +15,12 @@ struct AgentSessions: Sendable {
     let lifetime: TimeInterval
     /// A bcrypt hash of random bytes, checked for unknown emails so a login's timing tells nothing.
     let decoyHash: String
+    /// Logins per address, and the growing wait after wrong passwords.
+    let limits: RequestLimits
 
-    init(store: any ParleyStore, hasher: PasswordHasher, hub: Hub, nodes: NodeLink, clock: any WallClock, lifetime: TimeInterval) {
+    init(store: any ParleyStore, hasher: PasswordHasher, hub: Hub, nodes: NodeLink, clock: any WallClock, lifetime: TimeInterval,
+         limits: RequestLimits) {
+        self.limits = limits
         self.store = store
         self.hasher = hasher
         self.hub = hub
@@ -28,13 +32,23 @@ struct AgentSessions: Sendable {
 
     /// Checks an agent's email and password and opens a session. Throws 401, the same for an unknown
     /// email, a wrong password and a disabled account, with the same timing.
-    func logIn(_ body: AgentLoginRequest, logger: Logger) async throws -> AgentSession {
+    ///
+    /// Throttled per client address, and after wrong passwords per account and address (429 with
+    /// `Retry-After`, before the password is even checked): ``LoginThrottle``.
+    func logIn(_ body: AgentLoginRequest, from address: String, logger: Logger) async throws -> AgentSession {
+        try limits.login(email: body.email, address: address)
+        let keys = limits.loginKeys(email: body.email, address: address)
         let refusal = APIError.unauthorized("wrong email or password")
         guard let stored = try await store.agent(email: body.email.lowercased()) else {
             _ = try await hasher.verify(body.password, hash: decoyHash)
+            limits.logins.failed(keys)
             throw refusal
         }
-        guard try await hasher.verify(body.password, hash: stored.passwordHash), !stored.agent.isDisabled else { throw refusal }
+        guard try await hasher.verify(body.password, hash: stored.passwordHash), !stored.agent.isDisabled else {
+            limits.logins.failed(keys)
+            throw refusal
+        }
+        limits.logins.succeeded(keys)
         let now = clock.now()
         let token = OpaqueTokens.make(prefix: "pa1")
         let expiresAt = now.addingTimeInterval(lifetime)

@@ -3,7 +3,8 @@ import Hummingbird
 import ParleyCore
 import ParleyStore
 
-/// What an admin sets for the chat screens of an app: forms, appearance, business hours.
+/// What an admin sets for the chat screens of an app and its sign-in: forms, appearance, business
+/// hours, identity.
 extension AdminController {
     func addSettingsRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         // `?queue=` for one queue's form; without it, the app-wide one.
@@ -35,6 +36,16 @@ extension AdminController {
             let appearance = try await request.decodeJSON(Appearance.self, context: context)
             try await settings.setAppearance(appearance, app: app)
             return JSONResponse(appearance)
+        }
+
+        router.on(.admin.identity) { _, context in
+            JSONResponse(try await identity.settings(app: try await administeredApp(context)))
+        }
+        router.on(.admin.setIdentity) { request, context in
+            let app = try await administeredApp(context)
+            let settings = try await request.decodeJSON(IdentitySettings.self, context: context)
+            try await identity.setSettings(settings, app: app)
+            return JSONResponse(settings)
         }
 
         router.on(.admin.hours) { _, context in

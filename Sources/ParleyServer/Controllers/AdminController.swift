@@ -8,6 +8,7 @@ import ParleyStore
 struct AdminController {
     let admin: AdminService
     let settings: AppSettings
+    let identity: IdentityService
     let store: any ParleyStore
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {

@@ -10,6 +10,7 @@ struct DeskController {
     let assets: DeskAssets
     let browserSessions: BrowserSessions
     let sessions: AgentSessions
+    let limits: RequestLimits
     let store: any ParleyStore
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
@@ -28,7 +29,7 @@ struct DeskController {
 
         router.on(.session.deskLogin) { request, context in
             let body = try await request.decodeJSON(AgentLoginRequest.self, context: context)
-            let session = try await sessions.logIn(body, logger: context.logger)
+            let session = try await sessions.logIn(body, from: limits.clientAddress(request, context: context), logger: context.logger)
             let answer = DeskSession(agent: session.agent, expiresAt: session.expiresAt,
                                      csrfToken: browserSessions.csrfToken(for: session.token))
             var response = try JSONResponse(answer).response(from: request, context: context)

@@ -15,6 +15,8 @@ struct ConversationService: Sendable {
     let nodes: NodeLink
     /// The app's forms (pre-chat, unavailable, post-chat), checked when a conversation opens.
     let settings: AppSettings
+    /// Messages per visitor (HTTP and realtime alike).
+    let limits: RequestLimits
     let logger: Logger
 
     /// Which conversations an agent lists.
@@ -122,6 +124,7 @@ struct ConversationService: Sendable {
         try Validation.clientMessageID(clientMessageID)
         try Validation.messageText(text)
         guard let app = caller.appID else { throw APIError.notFound("conversation not found") }
+        if case .visitor(let visitor) = caller { try limits.message(from: visitor.visitorID) }
         // No read before the commit: the store scopes by app and refuses a visitor who is not the
         // owner as "not found", in the same transaction. The rank is used only if it reopens.
         let now = clock.now()

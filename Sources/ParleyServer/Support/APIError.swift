@@ -12,12 +12,17 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     public let message: String
     /// With `invalid_form`: the refused fields.
     public let fields: [FormValidationErrors.FieldError]?
+    /// With `too_many_requests`: seconds until a try can succeed, sent as `Retry-After`.
+    public let retryAfter: Int?
 
-    public init(status: HTTPResponse.Status, code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil) {
+    public init(
+        status: HTTPResponse.Status, code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil, retryAfter: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.fields = fields
+        self.retryAfter = retryAfter
     }
 
     /// 400 `invalid_form`: answers a form refuses, each field with its code (`required`, `invalid_email`…).
@@ -40,8 +45,11 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     /// 413: a body, message or frame over its limit.
     public static func tooLarge(_ message: String) -> APIError { .init(status: .contentTooLarge, code: "too_large", message: message) }
 
-    /// 429: too many requests of a kind in a while (transcript emails per conversation).
-    public static func tooManyRequests(_ message: String) -> APIError { .init(status: .tooManyRequests, code: "too_many_requests", message: message) }
+    /// 429: too many requests of a kind in a while (sessions, sends, logins, transcript emails);
+    /// `retryAfter` seconds go out as `Retry-After`.
+    public static func tooManyRequests(_ message: String, retryAfter: Int? = nil) -> APIError {
+        .init(status: .tooManyRequests, code: "too_many_requests", message: message, retryAfter: retryAfter)
+    }
 
     /// 503 `identity_unavailable`: the app's auth service or key set could not be asked; the user is
     /// refused (fail closed) and may try again.
@@ -62,6 +70,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

@@ -26,6 +26,7 @@ class Parleyd:
             "--data-dir", self.data_dir,
             "--port", str(self.port),
             "--password-cost", "4",
+            "--no-rate-limits",  # every browser and CLI of the suite comes from 127.0.0.1
             "--offline-grace", str(self.offline_grace),
             *self.extra_arguments,
         ]
