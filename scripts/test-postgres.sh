@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster for the tests: `start` prints the URL to export as
-# PARLEY_TEST_DATABASE_URL; `stop` stops it and removes its files. initdb refuses root, so the
-# cluster runs as the postgres user (Debian's postgresql package creates it).
+# PARLEY_TEST_DATABASE_URL (a cluster already running on the port is reused, never wiped);
+# `stop` stops it and removes its files. initdb refuses root, so the cluster runs as the postgres
+# user (Debian's postgresql package creates it).
 set -euo pipefail
 BIN=/usr/lib/postgresql/15/bin
 PORT="${PARLEY_TEST_POSTGRES_PORT:-54329}"
@@ -13,6 +14,11 @@ run_as_postgres() {
 
 case "${1:-}" in
 start)
+    # Someone else's run (another checkout, a benchmark) may be using this cluster: reuse it.
+    if [ -f "$STATE/data/postmaster.pid" ] && run_as_postgres "$BIN/pg_ctl -D $STATE/data status" > /dev/null 2>&1; then
+        echo "postgres://postgres@127.0.0.1:$PORT/postgres"
+        exit 0
+    fi
     rm -rf "$STATE" && mkdir -p "$STATE/data" "$STATE/socket"
     [ "$(id -u)" = "0" ] && chown -R postgres:postgres "$STATE"
     run_as_postgres "$BIN/initdb -D $STATE/data -U postgres --auth=trust -E UTF8" > "$STATE/initdb.log" 2>&1

@@ -27,7 +27,7 @@ struct TranscriptTests {
             let html = try await server.http.request("GET", "/v1/conversations/\(conversation.id)/transcript", token: visitor.token)
             #expect(html.status == 200)
             #expect(html.headers["content-type"]?.hasPrefix("text/html") == true)
-            #expect(html.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'")
+            #expect(html.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
             let document = String(decoding: html.body, as: UTF8.self)
             #expect(document.contains("&lt;img src=x onerror=alert(1)&gt;"))
             #expect(document.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;") || document.contains("&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"))

@@ -35,8 +35,8 @@ struct TranscriptController {
             if format == "html" {
                 body = transcript.html(options: options)
                 headers[.contentType] = "text/html; charset=utf-8"
-                // A saved transcript runs nothing and loads nothing.
-                headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+                // A saved transcript runs nothing, loads nothing, and is framed by no page (clickjacking).
+                headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
                 headers[.contentDisposition] = "inline; filename=\"transcript-\(id).html\""
             } else {
                 body = transcript.plainText(options: options)
