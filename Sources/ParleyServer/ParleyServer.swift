@@ -111,7 +111,10 @@ public struct ParleyServer: Sendable {
                 webSocketRouter: socketRouter,
                 configuration: .init(
                     maxFrameSize: Limits.maxFrameBytes,
-                    autoPing: .enabled(timePeriod: configuration.heartbeat))),
+                    autoPing: .enabled(timePeriod: configuration.heartbeat),
+                    // Invalid UTF-8 closes with 1007 (RFC 6455 §8.1) rather than being repaired
+                    // into text the client never sent: nothing is stored altered.
+                    validateUTF8: true)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
             services: [RoutingService(routing: routing), OutboundService(client: outbound)] + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -106,6 +106,22 @@ struct BadInputTests {
         }
     }
 
+    @Test func invalidUTF8InATextFrame_closesTheSocketWith1007_andStoresNothing() async throws {
+        try await withServer { server in
+            let session = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: session.token, as: Conversation.self)
+            let socket = try await server.socket(session.token)
+            // A send frame whose text holds a lone continuation byte: repaired, it would be stored altered.
+            let frame = Array(#"{"type":"send","ref":"r","conversation_id":"\#(conversation.id)","client_message_id":"m1","text":"bad "#.utf8)
+                + [0x80] + Array(#""}"#.utf8)
+            try await socket.sendTextBytes(frame)
+            try await socket.waitUntilClosed()
+            #expect(socket.receivedCloseCode == .dataInconsistentWithMessage)
+            let page = try await server.http.get("/v1/conversations/\(conversation.id)/events", token: session.token, as: EventPage.self)
+            #expect(page.events.allSatisfy { $0.message == nil })
+        }
+    }
+
     @Test func oversizedFrame_closesTheSocketWith1009() async throws {
         try await withServer { server in
             let session = try await server.visitor()

@@ -72,6 +72,12 @@ final class TestSocket: Sendable {
         try await outbound.write(.text(text))
     }
 
+    /// Sends a text frame whose payload is `bytes` as they are, valid UTF-8 or not.
+    func sendTextBytes(_ bytes: [UInt8]) async throws {
+        guard let outbound = outbound.withLock({ $0 }) else { throw TestFailure("not connected") }
+        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))
+    }
+
     func sendBinary(_ bytes: [UInt8]) async throws {
         guard let outbound = outbound.withLock({ $0 }) else { throw TestFailure("not connected") }
         try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
