@@ -133,14 +133,17 @@ extension PostgresStore {
         try await flush()
     }
 
+    /// `($1, $2), ($3, $4)…`: `rows` rows of one numbered parameter per cast (`""` for none).
+    static func placeholders(rows: Int, casts: [String]) -> String {
+        (0..<rows).map { row in
+            "(" + casts.indices.map { column in "$\(row * casts.count + column + 1)\(casts[column])" }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+    }
+
     /// Events in one INSERT.
     private func insertEvents(_ events: [(ConversationEvent, String)], on connection: PostgresConnection) async throws {
         var binds = PostgresBindings(capacity: events.count * 8)
-        var values: [String] = []
-        values.reserveCapacity(events.count)
         for (event, json) in events {
-            let n = binds.count
-            values.append("($\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4), $\(n + 5), $\(n + 6), $\(n + 7), $\(n + 8))")
             binds.append(event.conversationID.rawValue)
             binds.append(event.seq)
             binds.append(event.body.type)
@@ -151,7 +154,7 @@ extension PostgresStore {
             binds.append(Timestamp.millis(event.createdAt))
         }
         let sql = "INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at) VALUES "
-            + values.joined(separator: ", ")
+            + Self.placeholders(rows: events.count, casts: Array(repeating: "", count: 8))
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
     }
 
@@ -162,17 +165,13 @@ extension PostgresStore {
             return
         }
         var binds = PostgresBindings(capacity: touches.count * 3)
-        var values: [String] = []
-        values.reserveCapacity(touches.count)
         for (id, touch) in touches {
-            let n = binds.count
-            values.append("($\(n + 1)::text, $\(n + 2)::bigint, $\(n + 3)::bigint)")
             binds.append(id.rawValue)
             binds.append(touch.lastSeq)
             binds.append(Timestamp.millis(touch.updatedAt))
         }
         let sql = "UPDATE conversations AS c SET last_seq = v.last_seq, updated_at = v.updated_at FROM (VALUES "
-            + values.joined(separator: ", ") + ") AS v(id, last_seq, updated_at) WHERE c.id = v.id"
+            + Self.placeholders(rows: touches.count, casts: ["::text", "::bigint", "::bigint"]) + ") AS v(id, last_seq, updated_at) WHERE c.id = v.id"
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
     }
 
