@@ -17,7 +17,7 @@ final class HistoryJournal: Sendable {
     private struct Indexed {
         var summary: Conversation?
         /// Where its records of events lie (their payloads), in order.
-        var records: [Range<Int>] = []
+        var records: [RecordLocation] = []
         /// Its events' figures after the last of them.
         var digest = ConversationDigest()
     }
@@ -161,7 +161,7 @@ final class HistoryJournal: Sendable {
         case .conversation(let conversation):
             state.conversations[conversation.id, default: Indexed()].summary = conversation
         case .events(let id, _):
-            state.conversations[id, default: Indexed()].records.append(range)
+            state.conversations[id, default: Indexed()].records.append(RecordLocation(range))
         case .resetEvents(let id):
             state.conversations[id]?.records = []
             state.conversations[id]?.digest = ConversationDigest()
@@ -178,7 +178,7 @@ final class HistoryJournal: Sendable {
     /// record that does not decode ends them (what precedes it is returned).
     private static func readEvents(of id: ConversationID, _ state: inout State) throws -> [ConversationEvent] {
         guard let ranges = state.conversations[id]?.records, !ranges.isEmpty else { return [] }
-        let changes = JournalDecoding.decodeAll(try state.file.read(ranges), as: HistoryChange.self, with: state.decoder)
+        let changes = JournalDecoding.decodeAll(try state.file.read(ranges.map(\.range)), as: HistoryChange.self, with: state.decoder)
         var history = StoredHistory()
         for change in changes {
             if case .events = change { history.apply(change) }
@@ -250,5 +250,22 @@ final class HistoryJournal: Sendable {
         } catch {
             throw ParleyError.storage("cannot encode a record of history.log: \(error)")
         }
+    }
+}
+
+/// Where a record's payload lies in the journal, in 64 bits (a history of 10,000 records keeps
+/// 80 KB of them): the offset in the high 37 bits (up to 128 GiB), the length in the low 27 (up to
+/// `JournalFile.maximumRecordBytes`, 64 MiB).
+struct RecordLocation: Sendable, Hashable {
+    private let packed: UInt64
+
+    init(_ range: Range<Int>) {
+        precondition(range.count <= JournalFile.maximumRecordBytes && range.lowerBound < 1 << 37, "a journal record out of range")
+        packed = UInt64(range.lowerBound) << 27 | UInt64(range.count)
+    }
+
+    var range: Range<Int> {
+        let start = Int(packed >> 27)
+        return start..<(start + Int(packed & (1 << 27 - 1)))
     }
 }

@@ -72,8 +72,7 @@ struct EventsRecordHead {
     }
 
     private static func matches(_ expected: [UInt8], in bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        guard offset >= 0, offset + expected.count <= bytes.count else { return false }
-        for (index, byte) in expected.enumerated() where bytes[offset + index] != byte { return false }
-        return true
+        guard offset >= 0, offset + expected.count <= bytes.count, let base = bytes.baseAddress else { return false }
+        return expected.withUnsafeBytes { memcmp($0.baseAddress!, base + offset, expected.count) == 0 }
     }
 }
