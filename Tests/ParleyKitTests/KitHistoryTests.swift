@@ -17,6 +17,9 @@ final class RecordingStorage: ParleyStorage {
         case appendOutbox(String)
         case updateOutbox(String)
         case removeOutbox(String)
+        case loadHistory
+        case loadHistoryIndex
+        case loadEvents(ConversationID)
     }
 
     let base: any ParleyStorage
@@ -45,7 +48,25 @@ final class RecordingStorage: ParleyStorage {
         record(.removeOutbox(clientMessageID))
         try base.removeOutbox(clientMessageID: clientMessageID)
     }
-    func loadHistory() throws -> StoredHistory { try base.loadHistory() }
+    func loadHistory() throws -> StoredHistory {
+        record(.loadHistory)
+        return try base.loadHistory()
+    }
+    func loadHistoryIndex() throws -> StoredHistoryIndex {
+        record(.loadHistoryIndex)
+        return try base.loadHistoryIndex()
+    }
+    func loadEvents(of conversation: ConversationID) throws -> [ConversationEvent] {
+        record(.loadEvents(conversation))
+        return try base.loadEvents(of: conversation)
+    }
+    /// The seqs appended to a conversation, in the order they were appended.
+    func appendedSeqs(_ id: ConversationID) -> [Int64] {
+        calls.flatMap { call -> [Int64] in
+            if case .appendEvents(id, let seqs) = call { return seqs }
+            return []
+        }
+    }
     func appendEvents(_ events: [ConversationEvent], to conversation: ConversationID) throws {
         record(.appendEvents(conversation, seqs: events.map(\.seq)))
         try base.appendEvents(events, to: conversation)

@@ -28,6 +28,7 @@ struct ClientBench: AsyncParsableCommand {
               client-bench --url http://127.0.0.1:8080 --admin-token T
             To profile loading: CLIENT_BENCH_KEEP=/tmp/loaded keeps a copy of the loaded folder, then
               perf record -g client-bench --probe load --probe-directory /tmp/loaded --probe-app x --probe-queue y
+            (--probe index for loadHistoryIndex(), what a start reads now).
             """)
 
     @Option(help: "The server's base URL.")
@@ -135,7 +136,10 @@ struct ClientBench: AsyncParsableCommand {
         table.add("(b) RSS growth after that restart with all \(conversations) conversations opened (models with their messages)",
                   value: Memory.megabytes(restarted.allOpenedRSS - restarted.emptyClientRSS), goal: "—")
         table.add("(a) start() → connected, restart holding \(label) (1 run, via the relay)", value: Self.milliseconds(restarted.start), goal: "≤ 50 ms")
-        table.add("(a) of which loadHistory() of the \(loaded.events) stored events (one record each)", value: Self.milliseconds(restarted.load), goal: "—")
+        table.add("(a) of which loadHistoryIndex(): summaries and last seqs, no event decoded (median of 5)", value: Self.milliseconds(restarted.indexLoad), goal: "—")
+        table.add("(a) opening one conversation after that restart (its \(messages) stored events read, model published)",
+                  value: Self.milliseconds(restarted.openOne), goal: "—")
+        table.add("(a) loadHistory() of the \(loaded.events) stored events (one record each; what a start read before)", value: Self.milliseconds(restarted.load), goal: "—")
         table.add("(a) loadHistory() of the same journal compacted (500 events a record)", value: Self.milliseconds(restarted.compactedLoad), goal: "—")
         table.add("(c) bytes fetching \(label) (first start on that device)", value: Self.bytes(fetched.bytes), goal: "—")
         table.add("(c) bytes on the restart holding \(label) (resume \(conversations) conversations)", value: Self.bytes(restarted.bytes), goal: "—")

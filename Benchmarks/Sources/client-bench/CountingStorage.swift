@@ -20,6 +20,9 @@ final class CountingStorage: ParleyStorage {
     func updateOutbox(_ item: OutboxItem) throws { try base.updateOutbox(item) }
     func removeOutbox(clientMessageID: String) throws { try base.removeOutbox(clientMessageID: clientMessageID) }
     func loadHistory() throws -> StoredHistory { try base.loadHistory() }
+    // Forwarded, or the protocol's defaults would read the whole history through loadHistory().
+    func loadHistoryIndex() throws -> StoredHistoryIndex { try base.loadHistoryIndex() }
+    func loadEvents(of conversation: ConversationID) throws -> [ConversationEvent] { try base.loadEvents(of: conversation) }
     func appendEvents(_ events: [ConversationEvent], to conversation: ConversationID) throws {
         try base.appendEvents(events, to: conversation)
         appendedEvents.add(events.count, ordering: .relaxed)

@@ -27,8 +27,10 @@ public actor ParleyClient {
     private var secrets: StoredSecrets?
     private var outbox = OutboxMachine()
     /// The store epoch the held seqs belong to (the history itself lives in `snapshots` and storage).
-    private var epoch: String?
-    private var snapshots: [ConversationID: ConversationSnapshot] = [:]
+    var epoch: String?
+    /// Every known conversation; one restored from storage holds its events only once they are
+    /// needed (`ParleyClient+StoredHistory.swift`).
+    var snapshots: [ConversationID: ConversationSnapshot] = [:]
     /// Models exist for the conversations the app asked for (``conversation(_:)``): a history of
     /// many conversations is not turned into screens nobody opened.
     private var models: [ConversationID: ConversationModel] = [:]
@@ -83,22 +85,7 @@ public actor ParleyClient {
             secrets = fresh
         }
         outbox = OutboxMachine(items: try storage.loadOutbox())
-        var history = try storage.loadHistory()
-        epoch = history.epoch
-        for id in Set(history.conversations.keys).union(history.events.keys) {
-            // Moved out of the loaded value, so the snapshot adopts the array instead of copying it.
-            let stored = history.events.removeValue(forKey: id) ?? []
-            let snapshot = ConversationSnapshot(id: id, summary: history.conversations[id], events: stored)
-            if snapshot.events.count < stored.count {
-                // A gap (a history write failed once): keep what precedes it; the resume fetches the rest.
-                let kept = snapshot.events
-                storeHistory { storage in
-                    try storage.resetEvents(of: id)
-                    try storage.appendEvents(kept, to: id)
-                }
-            }
-            snapshots[id] = snapshot
-        }
+        try restoreHistory()
         for item in outbox.items where snapshots[item.conversationID] == nil {
             snapshots[item.conversationID] = ConversationSnapshot(id: item.conversationID)
         }
@@ -200,6 +187,7 @@ public actor ParleyClient {
             snapshots[id]?.queuePosition = conversation.queuePosition
             await subscribe(id)
         }
+        await readStoredEvents(of: id)
         let model = model(id)
         await publish(id)
         return model
@@ -329,7 +317,7 @@ public actor ParleyClient {
         try? await perform(outbox.connectionLost())
     }
 
-    private func subscribe(_ id: ConversationID) async {
+    func subscribe(_ id: ConversationID) async {
         let after = snapshots[id]?.lastSeq ?? 0
         try? await link.send(.subscribe(.init(conversationID: id, afterSeq: after, epoch: after > 0 ? epoch : nil)))
     }
@@ -338,11 +326,13 @@ public actor ParleyClient {
         switch frame {
         case .event(let event):
             apply(event)
+            await readStoredEventsIfNeeded(of: event.conversationID)
             emit(.event(event))
             await publish(event.conversationID)
         case .ack(let ack):
             guard let clientID = ack.event.message?.clientMessageID else { return }
             apply(ack.event)
+            await readStoredEventsIfNeeded(of: ack.event.conversationID)
             try? await perform(outbox.acknowledged(clientID, event: ack.event))
             await publish(ack.event.conversationID)
         case .subscribed(let subscribed):
@@ -392,9 +382,14 @@ public actor ParleyClient {
     private func apply(_ event: ConversationEvent) {
         let id = event.conversationID
         guard event.seq == (snapshots[id]?.lastSeq ?? 0) + 1 else { return }
+        let before = snapshots[id]?.summary
         // Changed in place, so the events array is not copied for each event.
         snapshots[id, default: ConversationSnapshot(id: id)].apply(event)
         storeHistory { try $0.appendEvents([event], to: id) }
+        // A start shows the stored summary without reading the events: store what they changed in it.
+        if let after = snapshots[id]?.summary, let before, after.state != before.state || after.agentID != before.agentID {
+            storeHistory { try $0.saveConversation(after) }
+        }
     }
 
     private func perform(_ actions: [OutboxMachine.Action]) async throws {
@@ -479,7 +474,7 @@ public actor ParleyClient {
 
     /// Stores one change of the history. A failure is logged, not thrown: what is missing is
     /// fetched again from the server (the client resumes after the last seq storage holds).
-    private func storeHistory(_ change: (any ParleyStorage) throws -> Void) {
+    func storeHistory(_ change: (any ParleyStorage) throws -> Void) {
         do {
             try change(storage)
         } catch {

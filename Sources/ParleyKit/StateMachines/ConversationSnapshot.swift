@@ -3,12 +3,17 @@ import ParleyCore
 
 /// One conversation as the client knows it, built by applying events in seq order: a pure reducer
 /// with no I/O, so what a UI shows is tested without a server.
+///
+/// A snapshot can start from storage's figures alone (``init(id:stored:)``): the stored events are
+/// read only when a screen needs them, and events applied meanwhile follow them
+/// (``adoptStoredEvents(_:)`` puts them together).
 public struct ConversationSnapshot: Sendable, Hashable {
     /// The conversation's id.
     public let id: ConversationID
     /// The summary from the server (subject, queue, state at fetch time).
     public var summary: Conversation?
-    /// Stored events in seq order, without gaps from the first one kept.
+    /// Stored events in seq order, without gaps from the first one kept. While ``isLoaded`` is
+    /// false, only the events applied after the stored ones.
     public private(set) var events: [ConversationEvent] = []
     /// The live queue position while queued.
     public var queuePosition: Int?
@@ -17,6 +22,8 @@ public struct ConversationSnapshot: Sendable, Hashable {
     /// The authors seen so far: each event's author shares their strings, instead of every event
     /// holding copies of the same ids and names (a few hundred bytes per event over a long history).
     private var authors: [Participant] = []
+    /// Storage's figures for the events before `events`, while those are not read.
+    private var stored: StoredConversationEntry?
 
     /// An empty snapshot, optionally with the server's summary.
     public init(id: ConversationID, summary: Conversation? = nil) {
@@ -38,8 +45,47 @@ public struct ConversationSnapshot: Sendable, Hashable {
         }
     }
 
+    /// A snapshot of a conversation whose stored events are not read yet, from storage's figures
+    /// (``StoredConversationEntry/isGapFree`` should hold: the figures are trusted as a gap-free run).
+    public init(id: ConversationID, stored entry: StoredConversationEntry) {
+        self.id = id
+        self.summary = entry.summary
+        if entry.lastSeq > 0 {
+            stored = entry
+            summary?.lastSeq = entry.lastSeq
+        }
+    }
+
+    /// False while the stored events are not read (``init(id:stored:)``).
+    public var isLoaded: Bool { stored == nil }
+
+    /// True when the unread count cannot be told without the stored events: the visitor marked read
+    /// up to a seq among stored messages that were unread.
+    public var needsStoredEvents: Bool {
+        guard let stored else { return false }
+        let read = readSeq(by: .visitor)
+        return read > stored.visitorReadSeq && read < stored.lastSeq
+    }
+
+    /// Puts the stored events, once read, before the events applied since: the gap-free run from
+    /// seq 1 is kept, then each applied event that continues it. Returns false when that run ends
+    /// before the newest event applied (storage lost some): ``lastSeq`` is then lower, and what
+    /// follows must be fetched again.
+    @discardableResult
+    public mutating func adoptStoredEvents(_ storedEvents: [ConversationEvent]) -> Bool {
+        guard stored != nil else { return true }
+        let expected = lastSeq
+        var loaded = ConversationSnapshot(id: id, summary: summary, events: storedEvents)
+        for event in events where event.seq == loaded.lastSeq + 1 { loaded.apply(event) }
+        // Live state, not derived from events: kept as it is now.
+        loaded.queuePosition = queuePosition
+        loaded.typing = typing
+        self = loaded
+        return lastSeq == expected
+    }
+
     /// The seq of the newest event applied (0 when none).
-    public var lastSeq: Int64 { events.last?.seq ?? 0 }
+    public var lastSeq: Int64 { events.last?.seq ?? stored?.lastSeq ?? 0 }
 
     /// Applies a stored event. Returns false for one already applied (a replay overlap).
     @discardableResult
@@ -82,6 +128,7 @@ public struct ConversationSnapshot: Sendable, Hashable {
     public mutating func reset() {
         events = []
         typing = []
+        stored = nil
     }
 
     /// The conversation's state: from the newest state change, else the summary, else queued.
@@ -105,9 +152,11 @@ public struct ConversationSnapshot: Sendable, Hashable {
         return current
     }
 
-    /// The highest seq the given role has marked read.
+    /// The highest seq the given role has marked read (while ``isLoaded`` is false, storage's
+    /// figures count for the visitor only).
     public func readSeq(by role: Participant.Role) -> Int64 {
-        events.reduce(0) { seq, event in
+        let initial = role == .visitor ? stored?.visitorReadSeq ?? 0 : 0
+        return events.reduce(initial) { seq, event in
             if case .read(let marker) = event.body, event.author.role == role { return max(seq, marker.readSeq) }
             return seq
         }
@@ -116,7 +165,10 @@ public struct ConversationSnapshot: Sendable, Hashable {
     /// Messages from the other side that the visitor has not read (read on any device counts).
     public var unreadCount: Int {
         let read = readSeq(by: .visitor)
-        return events.filter { $0.seq > read && $0.message != nil && $0.author.role != .visitor }.count
+        let applied = events.filter { $0.seq > read && $0.message != nil && $0.author.role != .visitor }.count
+        // Storage's count holds until the visitor reads past its read seq (``needsStoredEvents``).
+        guard let stored, read < stored.lastSeq else { return applied }
+        return applied + stored.unreadCount
     }
 
     /// The transcript: stored messages, then the visitor's messages still in the outbox.

@@ -13,6 +13,10 @@ import ParleyCore
 ///   then a rename over the journal, so a kill leaves the old journal or the new one.
 /// - A kill in the middle of a `write` leaves a torn last record; loading ignores it (it never fails
 ///   for that), and the next append cuts it off first.
+/// - A start reads the history's index (``loadHistoryIndex()``): every record is checked, but only
+///   summaries, epochs and resets are decoded; each conversation's figures come from the digest
+///   written with its last record of events. ``loadEvents(of:)`` decodes one conversation's records,
+///   read where they lie. (`docs/decisions/0009-client-storage-journals.md`)
 /// - `secrets.json` is small, readable by the owner only (`0600`) and replaced atomically (write,
 ///   then rename).
 /// - The `history.json` and `outbox.json` of earlier versions are read once, converted into
@@ -26,7 +30,7 @@ public struct FileStorage: ParleyStorage {
     /// compacted. Default 1 MiB.
     public let compactionThreshold: Int
 
-    private let history: Journal<StoredHistory>
+    private let history: HistoryJournal
     private let outbox: Journal<[OutboxItem]>
 
     /// Uses (and creates when missing) a directory.
@@ -36,8 +40,8 @@ public struct FileStorage: ParleyStorage {
     public init(directory: URL, compactionThreshold: Int = 1 << 20) {
         self.directory = directory
         self.compactionThreshold = compactionThreshold
-        history = Journal(url: directory.appendingPathComponent("history.log"), legacyURL: directory.appendingPathComponent("history.json"),
-                          compactionThreshold: compactionThreshold, syncsEveryChange: false)
+        history = HistoryJournal(url: directory.appendingPathComponent("history.log"), legacyURL: directory.appendingPathComponent("history.json"),
+                                 compactionThreshold: compactionThreshold)
         outbox = Journal(url: directory.appendingPathComponent("outbox.log"), legacyURL: directory.appendingPathComponent("outbox.json"),
                          compactionThreshold: compactionThreshold, syncsEveryChange: true)
     }
@@ -92,6 +96,15 @@ public struct FileStorage: ParleyStorage {
     /// The history replayed from `history.log` (or converted from an old `history.json`).
     /// - Throws: ``ParleyError`` (`storage`) when the file cannot be read or is not a journal.
     public func loadHistory() throws -> StoredHistory { try history.load() }
+
+    /// The epoch, summaries and each conversation's figures, without decoding events (see the
+    /// type's comment).
+    /// - Throws: ``ParleyError`` (`storage`) when the file cannot be read or is not a journal.
+    public func loadHistoryIndex() throws -> StoredHistoryIndex { try history.index() }
+
+    /// One conversation's events, decoded from its own records only.
+    /// - Throws: ``ParleyError`` (`storage`) when the file cannot be read.
+    public func loadEvents(of conversation: ConversationID) throws -> [ConversationEvent] { try history.events(of: conversation) }
 
     /// Appends one record holding the events to `history.log`.
     /// - Throws: ``ParleyError`` (`storage`) when it cannot be written.

@@ -123,7 +123,7 @@ final class Journal<Value: Journaled>: Sendable {
         var isComplete = true
         for start in stride(from: 0, to: records.count, by: batchSize) where isComplete {
             let batch = records[start..<min(start + batchSize, records.count)]
-            var changes = decodeBatch(batch, with: state.decoder)
+            var changes = JournalDecoding.decodeBatch(batch.map(\.payload), as: Value.Change.self, with: state.decoder)
             if changes.count < batch.count {
                 // A record that does not decode (written by a newer version) ends what can be read.
                 changes = []
@@ -147,22 +147,7 @@ final class Journal<Value: Journaled>: Sendable {
     }
 
     /// Records decoded per decoder call when loading.
-    private static var batchSize: Int { 256 }
-
-    /// Decodes records in one call, as the elements of one JSON array: a decoder call costs several
-    /// microseconds of its own, which one record per received event would pay thousands of times at
-    /// each start. Empty when any record does not decode.
-    private static func decodeBatch(_ records: ArraySlice<(payload: Data, end: Int)>, with decoder: JSONDecoder) -> [Value.Change] {
-        guard !records.isEmpty else { return [] }
-        var array = Data(capacity: records.reduce(2) { $0 + $1.payload.count + 1 })
-        array.append(UInt8(ascii: "["))
-        for (index, record) in records.enumerated() {
-            if index > 0 { array.append(UInt8(ascii: ",")) }
-            array.append(record.payload)
-        }
-        array.append(UInt8(ascii: "]"))
-        return (try? decoder.decode([Value.Change].self, from: array)) ?? []
-    }
+    private static var batchSize: Int { JournalDecoding.batchSize }
 
     private static func compact(_ state: inout State, legacyURL: URL?) throws {
         let value = try load(&state, legacyURL: legacyURL)
@@ -206,5 +191,45 @@ final class Journal<Value: Journaled>: Sendable {
         } catch {
             throw ParleyError.storage("cannot encode a record of \(name): \(error)")
         }
+    }
+}
+
+/// Decoding many records at once.
+enum JournalDecoding {
+    /// Records decoded per decoder call when loading.
+    static let batchSize = 256
+
+    /// Decodes records in one call, as the elements of one JSON array: a decoder call costs several
+    /// microseconds of its own, which one record per received event would pay thousands of times at
+    /// each start. Empty when any record does not decode.
+    static func decodeBatch<Change: Decodable>(_ payloads: some Collection<Data>, as type: Change.Type, with decoder: JSONDecoder) -> [Change] {
+        guard !payloads.isEmpty else { return [] }
+        var array = Data(capacity: payloads.reduce(2) { $0 + $1.count + 1 })
+        array.append(UInt8(ascii: "["))
+        for (index, payload) in payloads.enumerated() {
+            if index > 0 { array.append(UInt8(ascii: ",")) }
+            array.append(payload)
+        }
+        array.append(UInt8(ascii: "]"))
+        return (try? decoder.decode([Change].self, from: array)) ?? []
+    }
+
+    /// Decodes records in batches, stopping at the first that does not decode (written by a newer
+    /// version): what precedes it is returned.
+    static func decodeAll<Change: Decodable>(_ payloads: [Data], as type: Change.Type, with decoder: JSONDecoder) -> [Change] {
+        var changes: [Change] = []
+        for start in stride(from: 0, to: payloads.count, by: batchSize) {
+            let batch = payloads[start..<min(start + batchSize, payloads.count)]
+            let decoded = decodeBatch(batch, as: type, with: decoder)
+            if decoded.count == batch.count {
+                changes.append(contentsOf: decoded)
+                continue
+            }
+            for payload in batch {
+                guard let change = try? decoder.decode(type, from: payload) else { return changes }
+                changes.append(change)
+            }
+        }
+        return changes
     }
 }

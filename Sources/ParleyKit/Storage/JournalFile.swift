@@ -62,6 +62,22 @@ struct JournalFile {
         return records
     }
 
+    /// Payloads read where they lie (`pread`), in the order given: a conversation's records without
+    /// reading the rest of the journal. The ranges come from an earlier ``readRecords()``.
+    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read or is shorter.
+    func read(_ ranges: [Range<Int>]) throws -> [Data] {
+        guard !ranges.isEmpty else { return [] }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ParleyError.storage("cannot open \(name): \(String(cString: strerror(errno)))") }
+        defer { _ = closeDescriptor(fd) }
+        return try ranges.map { range in
+            var payload = Data(count: range.count)
+            let count = payload.withUnsafeMutableBytes { pread(fd, $0.baseAddress, range.count, off_t(range.lowerBound)) }
+            guard count == range.count else { throw ParleyError.storage("\(name) is shorter than its records") }
+            return payload
+        }
+    }
+
     /// Forgets the records after `end` (they cannot be used): the next append cuts them off first.
     mutating func discard(after end: Int) {
         guard end < length else { return }

@@ -35,6 +35,15 @@ public final class MemoryStorage: ParleyStorage {
 
     /// The history. Never throws.
     public func loadHistory() throws -> StoredHistory { state.withLock { $0.history } }
+    /// The summaries and each conversation's figures, folded from its events; the events stay here
+    /// until ``loadEvents(of:)`` (as ``FileStorage`` does). Never throws.
+    public func loadHistoryIndex() throws -> StoredHistoryIndex {
+        state.withLock { StoredHistoryIndex(history: $0.history, handingOverEvents: false) }
+    }
+    /// One conversation's events. Never throws.
+    public func loadEvents(of conversation: ConversationID) throws -> [ConversationEvent] {
+        state.withLock { $0.history.events[conversation] ?? [] }
+    }
     /// Appends events after a conversation's stored ones (overlaps ignored). Never throws.
     public func appendEvents(_ events: [ConversationEvent], to conversation: ConversationID) throws {
         state.withLock { $0.history.apply(.events(conversation, events)) }

@@ -6,8 +6,14 @@ import ParleyCore
 ///
 /// Every change is stored on its own, so its cost follows the change, not what is stored: a received
 /// event appends that event, an accepted message appends that message, an acknowledgement removes
-/// it. The client calls a storage from one task at a time and reads everything back once, at
-/// ``ParleyClient/start()``, with ``loadSecrets()``, ``loadOutbox()`` and ``loadHistory()``.
+/// it. The client calls a storage from one task at a time. At ``ParleyClient/start()`` it reads
+/// ``loadSecrets()``, ``loadOutbox()`` and ``loadHistoryIndex()`` (each conversation's summary and
+/// last seq, not its events); a conversation's events are read with ``loadEvents(of:)`` when they
+/// are needed (its ``ConversationModel`` is opened).
+///
+/// ``loadHistoryIndex()`` and ``loadEvents(of:)`` have default implementations built on
+/// ``loadHistory()``, so a storage written for earlier versions keeps working (it reads everything
+/// at start, as before); implement them to make starts cost the list, not the history.
 ///
 /// Secrets (the device id and the session token) are kept apart from history, so a Keychain
 /// implementation can replace them. ParleyKit ships ``FileStorage`` (the default, journals in a
@@ -51,6 +57,16 @@ public protocol ParleyStorage: Sendable {
     /// in seq order. Empty when nothing was stored.
     /// - Throws: when the history cannot be read.
     func loadHistory() throws -> StoredHistory
+    /// What a start needs without the events: the epoch and, for each conversation, its summary,
+    /// the seq of its newest stored event, how many are stored and its unread messages. A storage
+    /// that had to read the events anyway may hand them over in ``StoredHistoryIndex/events``.
+    /// Default: derived from ``loadHistory()``, with every conversation's events handed over.
+    /// - Throws: when the history cannot be read.
+    func loadHistoryIndex() throws -> StoredHistoryIndex
+    /// One conversation's stored events, in seq order (empty when none are stored).
+    /// Default: `loadHistory().events[conversation]`.
+    /// - Throws: when they cannot be read.
+    func loadEvents(of conversation: ConversationID) throws -> [ConversationEvent]
     /// Appends events, in seq order, after a conversation's stored ones. An event whose seq is not
     /// above the last stored one of its conversation is ignored (a replay overlap).
     /// - Throws: when they cannot be written.
