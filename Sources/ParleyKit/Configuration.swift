@@ -9,15 +9,36 @@ public struct ParleyConfiguration: Sendable {
         /// Anonymous and bound to this device: the same device is the same visitor with the same
         /// history (Pyrus' `createWith(appId)`). The device id is made once and kept in storage.
         case anonymous
-        // Verified identities (HMAC of a user id, a JWT, a customer authorisation service) arrive in
-        // a later release as further cases.
+        /// A user the app's own auth service vouches for (Pyrus' `createWith(appId, userId:,
+        /// securityKey:)`): the server asks the service whether the key belongs to the user.
+        case securityKey(userID: String, key: String)
+        /// A user named by a signed token (JWT) from the app's backend: `sub` is the user id, `aud`
+        /// the app id.
+        case userToken(userID: String, token: String)
+        /// A user proved by HMAC-SHA256 of the user id with the app's secret key, hex, computed by
+        /// the app's backend.
+        case identityHash(userID: String, hash: String)
+
+        /// The app's id for the user; nil when anonymous.
+        public var userID: String? { proof?.userID }
+
+        /// What the visitor session request carries.
+        var proof: IdentityProof? {
+            switch self {
+            case .anonymous: nil
+            case .securityKey(let userID, let key): IdentityProof(userID: userID, kind: .securityKey(key))
+            case .userToken(let userID, let token): IdentityProof(userID: userID, kind: .userToken(token))
+            case .identityHash(let userID, let hash): IdentityProof(userID: userID, kind: .userHash(hash))
+            }
+        }
     }
 
     /// The server, e.g. `https://chat.example.com`. Required.
     public var serverURL: URL
     /// The app id (public, from the server's admin). Required.
     public var appID: AppID
-    /// Who the visitor is. Default ``Identity/anonymous``.
+    /// Who the visitor is: anonymous and bound to the device, or a user the app proves, who then
+    /// has the same conversations on every device. Default ``Identity/anonymous``.
     public var identity: Identity = .anonymous
     /// The queue new conversations open in; nil uses the app's first queue. Default nil.
     public var defaultQueueID: QueueID?

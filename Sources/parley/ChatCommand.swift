@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import ParleyKit
 
 /// `parley chat`: a visitor's chat in the terminal, through ParleyKit (as an app user would chat).
 struct ChatCommand: AsyncParsableCommand {
@@ -43,7 +44,36 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where the visitor's device id, history and outbox are kept (default: ParleyKit's default folder).", valueName: "dir"))
     var storage: String?
 
+    @Option(name: .customLong("user-id"), help: ArgumentHelp(
+        "Sign in as the app's user with this id (verified identity), with one of --security-key, --user-token, --user-hash.",
+        valueName: "id"))
+    var userID: String?
+
+    @Option(name: .customLong("security-key"), help: ArgumentHelp("A key the app's auth service checks for --user-id.", valueName: "key"))
+    var securityKey: String?
+
+    @Option(name: .customLong("user-token"), help: ArgumentHelp("A signed user token (JWT) from the app's backend for --user-id.", valueName: "jwt"))
+    var userToken: String?
+
+    @Option(name: .customLong("user-hash"), help: ArgumentHelp(
+        "HMAC-SHA256 of --user-id with the app's secret key, hex, from the app's backend.", valueName: "hex"))
+    var userHash: String?
+
+    /// The identity the options give.
+    var identity: ParleyConfiguration.Identity {
+        guard let userID else { return .anonymous }
+        if let securityKey { return .securityKey(userID: userID, key: securityKey) }
+        if let userToken { return .userToken(userID: userID, token: userToken) }
+        if let userHash { return .identityHash(userID: userID, hash: userHash) }
+        return .anonymous
+    }
+
     func validate() throws {
+        let proofs = [securityKey, userToken, userHash].compactMap { $0 }
+        if userID != nil && proofs.count != 1 {
+            throw ValidationError("--user-id needs exactly one of --security-key, --user-token, --user-hash")
+        }
+        if userID == nil && !proofs.isEmpty { throw ValidationError("--security-key, --user-token and --user-hash need --user-id") }
         if let name { try Check.shortText(name, option: "--name", maxLength: 100) }
         if let email { try Check.email(email) }
         if let subject { try Check.shortText(subject, option: "--subject", maxLength: Limits.maxSubjectLength) }

@@ -14,6 +14,7 @@ struct ChatTerminal {
         var configuration = ParleyConfiguration(serverURL: serverURL, appID: command.app)
         configuration.userName = command.name
         configuration.userEmail = command.email
+        configuration.identity = command.identity
         configuration.defaultQueueID = command.queue
         if let storage = command.storage { configuration.storage = .directory(URL(fileURLWithPath: storage)) }
         let client = ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())

@@ -38,6 +38,9 @@ public actor ParleyClient {
     private var unreadCounts: [ConversationID: Int] = [:]
     private var observers: [UUID: AsyncStream<ParleyEvent>.Continuation] = [:]
     private var isStarted = false
+    /// With a verified user in the default location: the device's own (anonymous) storage, whose
+    /// device id the user's storage starts with.
+    private let deviceStorage: FileStorage?
     private var lastUnread = 0
     private var connectionWatcher: Task<Void, Never>?
 
@@ -47,11 +50,25 @@ public actor ParleyClient {
     ///   - transport: the WebSocket transport (`URLSessionTransport` on Apple platforms,
     ///     `NIOWebSocketTransport` from ParleyKitNIO elsewhere).
     ///   - storage: where the outbox, history and secrets live; default ``FileStorage`` in
-    ///     ``ParleyConfiguration/storage``.
+    ///     ``ParleyConfiguration/storage`` (for a verified user, a folder of that user's within it,
+    ///     so one user's history never shows to the next on a shared device). A storage given here
+    ///     must likewise be one per user.
     public init(configuration: ParleyConfiguration, transport: any RealtimeTransport, storage: (any ParleyStorage)? = nil) {
         self.configuration = configuration
         self.http = HTTPClient(baseURL: configuration.serverURL)
-        self.storage = storage ?? FileStorage(directory: configuration.storage.directoryURL)
+        if let storage {
+            self.storage = storage
+            deviceStorage = nil
+        } else {
+            let base = configuration.storage.directoryURL
+            if let userID = configuration.identity.userID {
+                self.storage = FileStorage(directory: base.appendingPathComponent(UserFolder.name(app: configuration.appID, user: userID), isDirectory: true))
+                deviceStorage = FileStorage(directory: base)
+            } else {
+                self.storage = FileStorage(directory: base)
+                deviceStorage = nil
+            }
+        }
         self.logger = configuration.logger
         // The link calls back into the client; the client owns the link, so the link holds it weakly.
         let owner = WeakReference<ParleyClient>()
@@ -79,8 +96,11 @@ public actor ParleyClient {
         if let stored = try storage.loadSecrets() {
             secrets = stored
         } else {
-            // First use on this device: its id is what makes the same device the same visitor.
-            let fresh = StoredSecrets(deviceID: UUID().uuidString.lowercased())
+            // First use on this device: its id is what makes the same device the same visitor. A
+            // user's first sign-in takes the device's id, so the server can hand the user what the
+            // device wrote anonymously.
+            let deviceID = (try? deviceStorage?.loadSecrets())??.deviceID ?? UUID().uuidString.lowercased()
+            let fresh = StoredSecrets(deviceID: deviceID)
             try storage.saveSecrets(fresh)
             secrets = fresh
         }
@@ -281,16 +301,21 @@ public actor ParleyClient {
 
     private func token(renew: Bool) async throws -> String {
         guard var secrets else { throw ParleyError.stopped }
-        if !renew, let token = secrets.token, let expiry = secrets.tokenExpiresAt, expiry.timeIntervalSinceNow > 60 {
+        // A stored token serves only the identity it was issued to: an app that signs a user in
+        // (or out) gets a new session, never the previous one's.
+        if !renew, secrets.userID == configuration.identity.userID, let token = secrets.token, let expiry = secrets.tokenExpiresAt,
+           expiry.timeIntervalSinceNow > 60 {
             return token
         }
         let session = try await http.call(
             .session.visitor,
             body: VisitorSessionRequest(appID: configuration.appID, deviceID: secrets.deviceID, name: configuration.userName,
-                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes))
+                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes,
+                                        identity: configuration.identity.proof))
         secrets.token = session.token
         secrets.tokenExpiresAt = session.expiresAt
         secrets.visitorID = session.visitor.id
+        secrets.userID = session.visitor.userID
         self.secrets = secrets
         try storage.saveSecrets(secrets)
         return session.token

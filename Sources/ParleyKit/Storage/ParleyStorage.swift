@@ -98,13 +98,17 @@ public struct StoredSecrets: Codable, Sendable, Hashable {
     public var tokenExpiresAt: Date?
     /// The visitor the server bound to this device.
     public var visitorID: VisitorID?
+    /// The verified user the token belongs to; nil for an anonymous visitor. A token is used again
+    /// only by the identity it was issued to.
+    public var userID: String?
 
     /// Secrets for a device.
-    public init(deviceID: String, token: String? = nil, tokenExpiresAt: Date? = nil, visitorID: VisitorID? = nil) {
+    public init(deviceID: String, token: String? = nil, tokenExpiresAt: Date? = nil, visitorID: VisitorID? = nil, userID: String? = nil) {
         self.deviceID = deviceID
         self.token = token
         self.tokenExpiresAt = tokenExpiresAt
         self.visitorID = visitorID
+        self.userID = userID
     }
 }
 
