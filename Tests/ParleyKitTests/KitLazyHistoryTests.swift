@@ -53,7 +53,8 @@ struct KitLazyHistoryTests {
         // Exactly the missed events, once each, after the stored ones; no events were decoded.
         #expect(recording.appendedSeqs(conversation.id) == Array((stored.lastSeq + 1)...newest))
         #expect(!recording.calls.contains(where: Self.isEventRead))
-        #expect(await restarted.state.unreadCount == 5)
+        // The observable state is published after the event is stored: wait for it, not a moment.
+        try await waitUntil { await restarted.state.unreadCount == 5 }
         #expect(await restarted.state.conversations.map(\.id).sorted() == [conversation.id, other.id].sorted())
 
         let restored = try await restarted.conversation(conversation.id)
