@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 import ParleyCore
 
@@ -61,6 +64,12 @@ public struct ParleyConfiguration: Sendable {
     /// Where the client reads the time and waits (reconnect delays, when a message was accepted).
     /// Default the system's clock; tests pass one they move by hand.
     public var clock: any WallClock = SystemClock()
+    /// Headers sent with every HTTP request and the realtime socket's upgrade (an app's gateway
+    /// key, a tracing header…); they never replace `Authorization` or `Content-Type`. Default none.
+    public var customHeaders: [String: String] = [:]
+    /// The URLSession for HTTP requests (a pinned-certificate delegate, a proxy…). Default nil: one
+    /// of the client's own, ephemeral, never `URLSession.shared`.
+    public var urlSession: URLSession?
     /// The logger. Default: silent.
     public var logger: Logger = Logger(label: "parley.kit", factory: { _ in SwiftLogNoOpLogHandler() })
 

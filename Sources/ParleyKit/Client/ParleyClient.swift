@@ -55,7 +55,7 @@ public actor ParleyClient {
     ///     must likewise be one per user.
     public init(configuration: ParleyConfiguration, transport: any RealtimeTransport, storage: (any ParleyStorage)? = nil) {
         self.configuration = configuration
-        self.http = HTTPClient(baseURL: configuration.serverURL)
+        self.http = HTTPClient(baseURL: configuration.serverURL, session: configuration.urlSession, headers: configuration.customHeaders)
         if let storage {
             self.storage = storage
             deviceStorage = nil
@@ -81,7 +81,8 @@ public actor ParleyClient {
             frame: { frame in await owner.value?.handle(frame) },
             lost: { await owner.value?.lost() })
         link = RealtimeLink(
-            transport: transport, url: http.realtimeURL, policy: configuration.reconnectPolicy, logger: logger, handlers: handlers,
+            transport: transport, url: http.realtimeURL, headers: configuration.customHeaders, policy: configuration.reconnectPolicy,
+            logger: logger, handlers: handlers,
             clock: configuration.clock)
         owner.value = self
     }

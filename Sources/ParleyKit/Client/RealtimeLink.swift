@@ -19,6 +19,8 @@ actor RealtimeLink {
 
     private let transport: any RealtimeTransport
     private let url: URL
+    /// Headers the app adds to the socket's upgrade request (``ParleyConfiguration/customHeaders``).
+    private let headers: [String: String]
     private let handlers: Handlers
     private let logger: Logger
     private var machine: ConnectionMachine
@@ -31,15 +33,21 @@ actor RealtimeLink {
     /// What reconnect delays are waited on (``ParleyConfiguration/clock``).
     private let clock: any WallClock
 
-    init(transport: any RealtimeTransport, url: URL, policy: ReconnectPolicy, logger: Logger, handlers: Handlers,
-         clock: any WallClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
+    init(transport: any RealtimeTransport, url: URL, headers: [String: String] = [:], policy: ReconnectPolicy, logger: Logger,
+         handlers: Handlers, clock: any WallClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
         self.clock = clock
         self.transport = transport
         self.url = url
+        self.headers = headers
         self.handlers = handlers
         self.logger = logger
         self.machine = ConnectionMachine(policy: policy)
         self.random = random
+    }
+
+    /// The upgrade request's headers: the app's own, then the token (which they never replace).
+    private func headers(token: String) -> [String: String] {
+        headers.merging(["Authorization": "Bearer \(token)"]) { _, token in token }
     }
 
     /// A stream of connection states, starting with the current one.
@@ -113,10 +121,10 @@ actor RealtimeLink {
         do {
             var channel: any RealtimeChannel
             do {
-                channel = try await transport.connect(to: url, headers: ["Authorization": "Bearer \(try await handlers.token(false))"])
+                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(false)))
             } catch let error as ParleyError where error.isAuthorizationError {
                 // The token may have expired: one try with a fresh one before giving up.
-                channel = try await transport.connect(to: url, headers: ["Authorization": "Bearer \(try await handlers.token(true))"])
+                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(true)))
             }
             guard attempt == generation else {
                 await channel.close()

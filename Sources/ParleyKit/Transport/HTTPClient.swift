@@ -9,11 +9,18 @@ public struct HTTPClient: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
     let session: URLSession
+    /// Headers sent with every request (an app's own, e.g. for a gateway in front of the server).
+    let headers: [String: String]
 
     /// Creates a client for a server.
-    public init(baseURL: URL, session: URLSession = .shared) {
+    /// - Parameters:
+    ///   - session: the URLSession requests go through. Default: one of the client's own
+    ///     (ephemeral: no shared cookies or cache), never `URLSession.shared`.
+    ///   - headers: sent with every request; they never replace `Authorization` or `Content-Type`.
+    public init(baseURL: URL, session: URLSession? = nil, headers: [String: String] = [:]) {
         self.baseURL = baseURL
-        self.session = session
+        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.headers = headers
     }
 
     /// Calls an endpoint with a JSON body and decodes its JSON answer.
@@ -59,6 +66,7 @@ public struct HTTPClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 60
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = try ParleyJSON.encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
