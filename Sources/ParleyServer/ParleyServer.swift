@@ -69,7 +69,7 @@ public struct ParleyServer: Sendable {
         outbound = OutboundClient(policy: configuration.outbound)
         identity = IdentityService(
             store: store, tokens: UserTokenVerifier(outbound: outbound, clock: clock), authService: AuthServiceVerifier(outbound: outbound, clock: clock),
-            clock: clock)
+            routing: routing, clock: clock)
     }
 
     /// The administration service (used by `parleyd admin` and the first-start demo).

@@ -47,6 +47,18 @@ struct RoutingStateTests {
         ])
     }
 
+    @Test func aVisitorChange_keepsThePlace_andTellsTheNewVisitor() {
+        var state = RoutingState(graceDuration: 60)
+        for index in 1...3 { _ = state.conversationQueued(conversation(index), queue: queue, visitor: visitor(index), rank: Int64(index), now: start) }
+        // The visitor of conversation 3 signed in: their conversation now belongs to the user, visitor 9.
+        state.visitorChanged(conversation(3), to: visitor(9))
+        #expect(state.position(of: conversation(3)) == 3)
+        #expect(state.conversationEnded(conversation(1), now: start) == [
+            .announcePosition(conversation(2), visitor: visitor(2), position: 1),
+            .announcePosition(conversation(3), visitor: visitor(9), position: 2),
+        ])
+    }
+
     @Test func agentComingOnline_takesTheOldestWaitingUpToCapacity() {
         var state = RoutingState(graceDuration: 60)
         for index in 1...3 {

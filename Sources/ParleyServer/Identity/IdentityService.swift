@@ -12,6 +12,8 @@ struct IdentityService: Sendable {
     let store: any ParleyStore
     let tokens: UserTokenVerifier
     let authService: AuthServiceVerifier
+    /// Told when a sign-in moves a device's conversations to the user (queue positions follow).
+    let routing: RoutingEngine
     let clock: any WallClock
 
     static let settingsKey = "identity"
@@ -68,9 +70,11 @@ struct IdentityService: Sendable {
             profile.attributes = (claimed.attributes ?? [:]).merging(user.attributes) { _, verified in verified }
             verifiedFields += user.attributes.keys.map { "attributes.\($0)" }
         }
-        return try await store.verifiedVisitor(
+        let signedIn = try await store.verifiedVisitor(
             app: request.appID, userID: user.userID, deviceID: request.deviceID, profile: profile, verifiedFields: verifiedFields,
-            at: clock.now()).visitor
+            at: clock.now())
+        if !signedIn.movedConversations.isEmpty { await routing.visitorChanged(signedIn.movedConversations, to: signedIn.visitor.id) }
+        return signedIn.visitor
     }
 
     /// Verifies a proof the way the app allows.

@@ -122,6 +122,12 @@ actor RoutingEngine {
         await apply(stored, force: false)
     }
 
+    /// Conversations now belong to another visitor (moved at a verified sign-in): routing keeps their
+    /// places and tells queue positions to the new visitor.
+    func visitorChanged(_ ids: [ConversationID], to visitor: VisitorID) {
+        for id in ids { state.visitorChanged(id, to: visitor) }
+    }
+
     /// Reloads agents whose profile changed on another node (availability, queues, capacity).
     func refreshAgent(_ id: AgentID) async {
         guard let agent = try? await store.agent(id)?.agent else { return }

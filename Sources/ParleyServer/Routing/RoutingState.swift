@@ -196,6 +196,15 @@ public struct RoutingState: Sendable {
         return actions + dispatch(queues: affected, now: now)
     }
 
+    /// A conversation now belongs to another visitor (a device's anonymous conversations moved to the
+    /// user who signed in): its place stays, and positions go to the new visitor's sockets.
+    public mutating func visitorChanged(_ id: ConversationID, to visitor: VisitorID) {
+        homes[id]?.visitor = visitor
+        for (queue, waiting) in queues {
+            if let index = waiting.firstIndex(where: { $0.conversationID == id }) { queues[queue]?[index].visitorID = visitor }
+        }
+    }
+
     /// A conversation is (again) waiting in a queue at `rank`.
     public mutating func conversationQueued(_ id: ConversationID, queue: QueueID, visitor: VisitorID, rank: Int64, now: Date) -> [Action] {
         removeFromQueues(id)
