@@ -10,7 +10,7 @@ extension ParleyServer {
         let api = router.group().add(middleware: CallerMiddleware(authenticator: authenticator))
         HealthController(version: configuration.version).addRoutes(to: api)
         MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
-        SessionController(identity: identity, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
+        SessionController(identity: identity, store: store, hub: hub, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
             .addRoutes(to: api)
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
         ConversationController(conversations: conversations).addRoutes(to: api)

@@ -70,6 +70,11 @@ public protocol AccountStore: Sendable {
     func verifiedVisitor(
         app: AppID, userID: String, deviceID: String, profile: VisitorProfile, verifiedFields: [String], at: Date
     ) async throws -> VerifiedVisitor
+    /// Records a visitor session token (by its SHA-256) as signed out until it would have expired;
+    /// tokens past their expiry are forgotten on the way.
+    func revokeVisitorToken(hash: String, expiresAt: Date, now: Date) async throws
+    /// True when the visitor session token with this SHA-256 was signed out.
+    func isVisitorTokenRevoked(hash: String) async throws -> Bool
 }
 
 /// What ``AccountStore/verifiedVisitor(app:userID:deviceID:profile:verifiedFields:at:)`` did.

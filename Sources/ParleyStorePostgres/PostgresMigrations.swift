@@ -155,6 +155,11 @@ enum PostgresMigrations {
             "ALTER TABLE visitors ADD COLUMN verified_fields TEXT",
             "CREATE UNIQUE INDEX visitors_user ON visitors(app_id, user_id) WHERE user_id IS NOT NULL",
         ]),
+        // Visitor sign-out (issue 13): a signed-out token is refused until it would have expired.
+        ("0011-revoked-visitor-tokens", [
+            "CREATE TABLE revoked_visitor_tokens (token_hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            "CREATE INDEX revoked_visitor_tokens_expiry ON revoked_visitor_tokens(expires_at)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

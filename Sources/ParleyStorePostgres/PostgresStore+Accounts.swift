@@ -235,4 +235,19 @@ extension PostgresStore {
             return VerifiedVisitor(visitor: visitor, movedConversations: moved)
         }
     }
+
+    public func revokeVisitorToken(hash: String, expiresAt: Date, now: Date) async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM revoked_visitor_tokens WHERE expires_at < \(Timestamp.millis(now))", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO revoked_visitor_tokens (token_hash, expires_at) VALUES (\(hash), \(Timestamp.millis(expiresAt)))
+                ON CONFLICT (token_hash) DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    public func isVisitorTokenRevoked(hash: String) async throws -> Bool {
+        try await exists("SELECT 1 FROM revoked_visitor_tokens WHERE token_hash = \(hash)")
+    }
 }

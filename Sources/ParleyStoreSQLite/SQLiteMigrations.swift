@@ -245,6 +245,13 @@ enum SQLiteMigrations {
                 CREATE UNIQUE INDEX visitors_user ON visitors(app_id, user_id) WHERE user_id IS NOT NULL;
                 """)
         }
+        // Visitor sign-out (issue 13): a signed-out token is refused until it would have expired.
+        migrator.registerMigration("0011-revoked-visitor-tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE revoked_visitor_tokens (token_hash TEXT PRIMARY KEY NOT NULL, expires_at INTEGER NOT NULL);
+                CREATE INDEX revoked_visitor_tokens_expiry ON revoked_visitor_tokens(expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -242,6 +242,20 @@ extension SQLiteStore {
         }
     }
 
+    public func revokeVisitorToken(hash: String, expiresAt: Date, now: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM revoked_visitor_tokens WHERE expires_at < ?", arguments: [Timestamp.millis(now)])
+            try db.execute(sql: "INSERT OR IGNORE INTO revoked_visitor_tokens (token_hash, expires_at) VALUES (?, ?)",
+                           arguments: [hash, Timestamp.millis(expiresAt)])
+        }
+    }
+
+    public func isVisitorTokenRevoked(hash: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM revoked_visitor_tokens WHERE token_hash = ?", arguments: [hash]) != nil
+        }
+    }
+
     public func visitor(_ id: VisitorID, app: AppID) async throws -> Visitor? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM visitors WHERE id = ? AND app_id = ?", arguments: [id.rawValue, app.rawValue])

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import JWTKit
+import NIOWebSocket
 import ParleyCore
 @testable import ParleyServer
 import ParleyTestSupport
@@ -119,6 +120,36 @@ struct VerifiedSessionTests {
             #expect(try ok.decode(VisitorSession.self).visitor.verifiedFields == ["email"])
             let other = try await Self.session(server, device: "device-jwt", proof: .init(userID: "user-10", kind: .userToken(token)))
             #expect(other.status == 401 && other.error?.error.message.contains("sub") == true)
+        }
+    }
+}
+
+/// Signing a visitor out on the server.
+@Suite("Visitor sign-out")
+struct VisitorSignOutTests {
+    @Test func signOut_refusesTheToken_closesItsSockets_andLeavesOtherSessionsAlone() async throws {
+        try await withServer { server in
+            let session = try await server.visitor("device-signout")
+            let other = try await server.visitor("device-signout")  // the same visitor, another session
+            let socket = try await server.socket(session.token)
+            let otherSocket = try await server.socket(other.token)
+
+            #expect(try await server.http.request("POST", "/v1/visitor/logout", token: session.token).status == 204)
+            let frame = try await socket.next { if case .error = $0 { true } else { false } }
+            guard case .error(let error) = frame else { return }
+            #expect(error.code == "unauthorized")
+            try await socket.waitUntilClosed()
+            #expect(socket.receivedCloseCode == .policyViolation)
+
+            let refused = try await server.http.request("GET", "/v1/conversations", token: session.token)
+            #expect(refused.status == 401 && refused.error?.error.message == "the visitor signed out")
+            #expect(try await server.http.request("GET", "/v1/conversations", token: other.token).status == 200)
+            try await otherSocket.send(.ping(.init(ref: "still-here")))
+            _ = try await otherSocket.next { if case .pong = $0 { true } else { false } }
+            await otherSocket.close()
+
+            let agent = try await server.demoAgent()
+            #expect(try await server.http.request("POST", "/v1/visitor/logout", token: agent.token).status == 403)
         }
     }
 }

@@ -302,3 +302,23 @@ extension StoreConformance {
         }
     }
 }
+
+// MARK: - Signed-out visitor tokens
+
+extension StoreConformance {
+    static func revokedVisitorTokens_areRefusedUntilTheyExpire_thenForgotten(_ store: any ParleyStore) async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(try await store.isVisitorTokenRevoked(hash: "a") == false)
+        try await store.revokeVisitorToken(hash: "a", expiresAt: now.addingTimeInterval(60), now: now)
+        try await store.revokeVisitorToken(hash: "a", expiresAt: now.addingTimeInterval(60), now: now)  // twice is once
+        try await store.revokeVisitorToken(hash: "b", expiresAt: now.addingTimeInterval(3_600), now: now)
+        #expect(try await store.isVisitorTokenRevoked(hash: "a"))
+        #expect(try await store.isVisitorTokenRevoked(hash: "b"))
+        #expect(try await store.isVisitorTokenRevoked(hash: "c") == false)
+        // Once "a" could no longer be used anyway, the next sign-out forgets it.
+        try await store.revokeVisitorToken(hash: "c", expiresAt: now.addingTimeInterval(7_200), now: now.addingTimeInterval(61))
+        #expect(try await store.isVisitorTokenRevoked(hash: "a") == false)
+        #expect(try await store.isVisitorTokenRevoked(hash: "b"))
+        #expect(try await store.isVisitorTokenRevoked(hash: "c"))
+    }
+}

@@ -95,6 +95,11 @@ struct StoreConformanceTests {
         try await run(factory, StoreConformance.verifiedVisitor_unknownApp_isNotFound)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func revokedVisitorTokens_areRefusedUntilTheyExpire_thenForgotten(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.revokedVisitorTokens_areRefusedUntilTheyExpire_thenForgotten)
+    }
+
     // MARK: Conversation lifecycle
 
     @Test(arguments: StoreFactory.all)

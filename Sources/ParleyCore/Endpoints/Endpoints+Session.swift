@@ -9,6 +9,9 @@ extension Endpoint {
 public struct SessionEndpoints: Sendable {
     /// `POST /v1/visitor/session`: a visitor token for an app and a device.
     public var visitor: Endpoint<VisitorSessionRequest, VisitorSession> { .init(.post, "/v1/visitor/session") }
+    /// `POST /v1/visitor/logout`: signs the visitor token out; it is refused from then on, and the
+    /// sockets opened with it close (204).
+    public var visitorLogout: Endpoint<Void, Void> { .init(.post, "/v1/visitor/logout") }
     /// `POST /v1/agent/login`: an agent's bearer token.
     public var agentLogin: Endpoint<AgentLoginRequest, AgentSession> { .init(.post, "/v1/agent/login") }
     /// `POST /v1/agent/logout`: ends the session of the bearer token (204).
@@ -22,6 +25,6 @@ public struct SessionEndpoints: Sendable {
 
     /// Every endpoint above.
     public var all: [AnyEndpoint] {
-        [visitor.erased, agentLogin.erased, agentLogout.erased, deskLogin.erased, deskSession.erased, deskLogout.erased]
+        [visitor.erased, visitorLogout.erased, agentLogin.erased, agentLogout.erased, deskLogin.erased, deskSession.erased, deskLogout.erased]
     }
 }

@@ -54,8 +54,13 @@ struct Authenticator: Sendable {
     func caller(token: String) async throws -> Caller {
         let now = clock.now()
         if token.hasPrefix("pv1.") {
-            guard let visitor = visitorTokens.verify(token, now: now) else {
+            guard var visitor = visitorTokens.verify(token, now: now) else {
                 throw APIError.unauthorized("the visitor token is invalid or expired")
+            }
+            visitor.tokenHash = OpaqueTokens.hash(token)
+            // Signed tokens are checked without the store, except for this one read: sign-out.
+            if try await store.isVisitorTokenRevoked(hash: visitor.tokenHash) {
+                throw APIError.unauthorized("the visitor signed out")
             }
             return .visitor(visitor)
         }

@@ -45,6 +45,8 @@ public struct VisitorCaller: Sendable, Hashable {
     public var name: String?
     /// When the token stops being valid; an open socket closes then.
     public var expiresAt: Date
+    /// The SHA-256 of the token, so sign-out can revoke exactly this session.
+    var tokenHash: String = ""
 }
 
 /// A verified agent.

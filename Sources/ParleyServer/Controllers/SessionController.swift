@@ -7,6 +7,8 @@ import ParleyStore
 /// ``DeskController``).
 struct SessionController {
     let identity: IdentityService
+    let store: any ParleyStore
+    let hub: Hub
     let visitorTokens: VisitorTokens
     let sessions: AgentSessions
     let limits: RequestLimits
@@ -21,6 +23,15 @@ struct SessionController {
             let visitor = try await identity.visitor(for: body)
             let (token, expiresAt) = visitorTokens.issue(app: visitor.appID, visitor: visitor.id, name: visitor.name, now: clock.now())
             return JSONResponse(VisitorSession(token: token, expiresAt: expiresAt, visitor: visitor))
+        }
+
+        // Sign-out: the token is refused from now on (by every node: the check reads the store) and
+        // this node's sockets opened with it close with 1008.
+        router.on(.session.visitorLogout) { _, context -> Response in
+            let visitor = try context.requireVisitor(else: .forbidden("only visitors sign out here"))
+            try await store.revokeVisitorToken(hash: visitor.tokenHash, expiresAt: visitor.expiresAt, now: clock.now())
+            hub.revoke(visitorSession: visitor.tokenHash, visitor: visitor.visitorID, reason: "signed out")
+            return Response(status: .noContent)
         }
 
         router.on(.session.agentLogin) { request, context in

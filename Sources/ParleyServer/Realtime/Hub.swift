@@ -71,6 +71,14 @@ final class Hub: Sendable {
         for connection in connections { connection.revoke(reason: reason) }
     }
 
+    /// Revokes the connections opened with one visitor session token (sign-out).
+    func revoke(visitorSession tokenHash: String, visitor: VisitorID, reason: String) {
+        let connections = state.withLock { Array(($0.visitors[visitor] ?? [:]).values) }
+        for connection in connections {
+            if case .visitor(let caller) = connection.caller, caller.tokenHash == tokenHash { connection.revoke(reason: reason) }
+        }
+    }
+
     /// Revokes the connections opened with one agent session (logout).
     func revoke(session tokenHash: String, agent: AgentID, reason: String) {
         let connections = state.withLock { Array(($0.agents[agent] ?? [:]).values) }
