@@ -57,4 +57,40 @@ struct KitIdentityTests {
             await wrong.stop()
         }
     }
+
+    @Test func logout_revokesTheSession_andWipesTheUsersFilesButNotTheDevice() async throws {
+        try await withServer { server in
+            _ = try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/identity", IdentitySettings(acceptsIdentityHash: true),
+                                           token: server.adminToken)
+            let folder = KitHarness(server: server).storageDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let hash = IdentityHash.make(userID: "user-out", secretKey: server.demo.app.secretKey)
+            let anonymous = Self.client(server, storage: folder, identity: .anonymous)
+            try await anonymous.start()
+            _ = try await anonymous.conversations()
+            await anonymous.stop()
+            let deviceID = try #require(try FileStorage(directory: folder).loadSecrets()?.deviceID)
+
+            let user = Self.client(server, storage: folder, identity: .identityHash(userID: "user-out", hash: hash))
+            try await user.start()
+            let conversation = try await user.openConversation(subject: "private")
+            _ = try await user.send("my account number is …", in: conversation.id)
+            let userFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("users").path)
+            #expect(userFolders.count == 1)
+            let userFolder = folder.appendingPathComponent("users").appendingPathComponent(userFolders[0])
+            let token = try #require(try FileStorage(directory: userFolder).loadSecrets()?.token)
+
+            try await user.logout()
+            #expect(!FileManager.default.fileExists(atPath: userFolder.path), "the user's files are gone")
+            #expect(try await server.http.request("GET", "/v1/conversations", token: token).status == 401, "the token is refused")
+            #expect(try FileStorage(directory: folder).loadSecrets()?.deviceID == deviceID, "the device stays the device")
+
+            let next = Self.client(server, storage: folder, identity: .anonymous)
+            try await next.start()
+            #expect(try await next.conversations().isEmpty)
+            #expect(await next.state.conversations.isEmpty)
+            try await next.logout()
+            #expect(try FileStorage(directory: folder).loadSecrets() == StoredSecrets(deviceID: deviceID), "an anonymous sign-out keeps only the device id")
+        }
+    }
 }

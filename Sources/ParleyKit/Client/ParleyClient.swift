@@ -41,6 +41,8 @@ public actor ParleyClient {
     /// With a verified user in the default location: the device's own (anonymous) storage, whose
     /// device id the user's storage starts with.
     private let deviceStorage: FileStorage?
+    /// True when the client made its storage (the default location): sign-out removes its files.
+    private let ownsStorage: Bool
     private var lastUnread = 0
     private var connectionWatcher: Task<Void, Never>?
 
@@ -56,6 +58,7 @@ public actor ParleyClient {
     public init(configuration: ParleyConfiguration, transport: any RealtimeTransport, storage: (any ParleyStorage)? = nil) {
         self.configuration = configuration
         self.http = HTTPClient(baseURL: configuration.serverURL, session: configuration.urlSession, headers: configuration.customHeaders)
+        ownsStorage = storage == nil
         if let storage {
             self.storage = storage
             deviceStorage = nil
@@ -116,6 +119,53 @@ public actor ParleyClient {
         }
         await link.start()
         await refreshAll()
+    }
+
+    /// Signs out: the server refuses this session's token from then on (its sockets close), the
+    /// client stops, and what it kept on this device for this identity is wiped: history, unsent
+    /// messages and the session. Only the device id stays. Use a new client afterwards (for the next
+    /// user, or `.anonymous`).
+    ///
+    /// With the default ``FileStorage`` the files themselves go (a verified user's whole folder); a
+    /// storage given to the client is emptied through ``ParleyStorage`` (its outbox, events and
+    /// session; conversation summaries stay unless it forgets them on ``ParleyStorage/resetHistory(epoch:)``).
+    /// - Throws: ``ParleyError`` (`network`) when the server could not be told; the device is
+    ///   wiped all the same, and the token stays valid on the server until it expires.
+    public func logout() async throws {
+        var unreachable: (any Error)?
+        if let token = secrets?.token {
+            do {
+                try await http.call(.session.visitorLogout, token: token)
+            } catch let error as ParleyError where error.isAuthorizationError {
+                // Already refused (expired or signed out elsewhere): nothing left to revoke.
+            } catch {
+                unreachable = error
+            }
+        }
+        await stop()
+        try wipe()
+        if let unreachable { throw unreachable }
+    }
+
+    private func wipe() throws {
+        let deviceID = secrets?.deviceID ?? UUID().uuidString.lowercased()
+        snapshots = [:]
+        if let files = storage as? FileStorage, ownsStorage {
+            let manager = FileManager.default
+            if configuration.identity.userID != nil {
+                try? manager.removeItem(at: files.directory)
+            } else {
+                for name in ["history.log", "history.json", "outbox.log", "outbox.json"] {
+                    try? manager.removeItem(at: files.directory.appendingPathComponent(name))
+                }
+                try storage.saveSecrets(StoredSecrets(deviceID: deviceID))
+            }
+        } else {
+            for item in try storage.loadOutbox() { try storage.removeOutbox(clientMessageID: item.clientMessageID) }
+            try storage.resetHistory(epoch: nil)
+            try storage.saveSecrets(StoredSecrets(deviceID: deviceID))
+        }
+        secrets = StoredSecrets(deviceID: deviceID)
     }
 
     /// Stops: closes the socket, cancels timers and ends every event stream. Unsent messages stay
