@@ -14,6 +14,7 @@ public struct HTTPClient: Sendable {
 
     /// Creates a client for a server.
     /// - Parameters:
+    ///   - baseURL: the server, e.g. `https://chat.example.com`.
     ///   - session: the URLSession requests go through. Default: one of the client's own
     ///     (ephemeral: no shared cookies or cache), never `URLSession.shared`.
     ///   - headers: sent with every request; they never replace `Authorization` or `Content-Type`.
