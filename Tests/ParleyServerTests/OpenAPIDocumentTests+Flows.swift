@@ -140,6 +140,8 @@ extension OpenAPIDocumentTests {
             try await api.call(200, "GET", "/v1/desk/session", headers: ["Cookie": cookie])
             try await api.call(403, "POST", "/v1/desk/logout", headers: ["Cookie": cookie])
             try await api.call(204, "POST", "/v1/desk/logout", headers: ["Cookie": cookie, "X-Parley-CSRF": try desk.decode(DeskSession.self).csrfToken])
+            try await api.call(200, "POST", "/v1/agent/login", json: login)
+            try await api.call(400, "POST", "/v1/agent/login", json: ["email": "ann@example.com"])
             try await api.call(401, "POST", "/v1/agent/login", json: AgentLoginRequest(email: "nobody@example.com", password: "wrong-password"))
             try await api.call(204, "POST", "/v1/agent/logout", token: agent.token)
             try await api.call(401, "GET", "/v1/agent/me", token: agent.token)
