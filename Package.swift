@@ -122,7 +122,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            resources: [.copy("Desk")],
+            resources: [.copy("Desk"), .copy("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Every test: the Swift suites (server, store, SDK, CLI, durability), then the agent desk in headless
+# Every test: the Swift suites (server, store, SDK, CLI, durability), the API contract (schemathesis
+# against a live parleyd and its OpenAPI document, Tests/API), then the agent desk in headless
 # Chromium. This is the README's test command and what CI runs; it fails when any part fails.
 #
-# The browser suite needs Debian's chromium and chromium-driver (apt-get install chromium
-# chromium-driver) and Python 3 (it makes .venv with selenium from PyPI). PARLEY_SKIP_BROWSER_TESTS=1
+# The API contract and browser suites need Python 3 (they make .venv with schemathesis, selenium and
+# pytest from PyPI); the browser suite also needs Debian's chromium and chromium-driver (apt-get
+# install chromium chromium-driver). PARLEY_SKIP_BROWSER_TESTS=1
 # skips it, loudly; CI never sets it. With PARLEY_TEST_DATABASE_URL=postgres://… the store
 # conformance suite also runs against PostgreSQL (scripts/test-postgres.sh start makes a cluster);
 # without it, it runs against SQLite only and says so.
@@ -16,6 +18,9 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=
 
 swift build --build-tests
 swift test --skip-build
+
+# About a minute and a half: three schemathesis passes (visitor, agent, admin routes), every phase.
+bash Tests/API/run.sh
 
 if [ "${PARLEY_SKIP_BROWSER_TESTS:-0}" = "1" ]; then
     echo "!! PARLEY_SKIP_BROWSER_TESTS=1: the agent desk's Chromium suite did NOT run" >&2

@@ -9,6 +9,7 @@ extension ParleyServer {
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         let api = router.group().add(middleware: CallerMiddleware(authenticator: authenticator))
         HealthController(version: configuration.version).addRoutes(to: api)
+        OpenAPIController(document: .bundled).addRoutes(to: api)
         MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
         SessionController(identity: identity, store: store, hub: hub, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
             .addRoutes(to: api)

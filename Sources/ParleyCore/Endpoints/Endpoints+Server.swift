@@ -1,7 +1,7 @@
 import Foundation
 
 extension Endpoint {
-    /// The server's own endpoints: health, metrics and the realtime socket.
+    /// The server's own endpoints: health, metrics, the realtime socket and the API's description.
     public static var server: ServerEndpoints { ServerEndpoints() }
 }
 
@@ -13,7 +13,10 @@ public struct ServerEndpoints: Sendable {
     public var metrics: Endpoint<Void, String> { .init(.get, "/metrics") }
     /// `GET /v1/realtime`: the WebSocket of docs/protocol.md; without an upgrade, 426.
     public var realtime: Endpoint<Void, Void> { .init(.get, "/v1/realtime") }
+    /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of every endpoint here, for anyone. Its JSON
+    /// text is for tools (code generators, API testers), not a Parley type.
+    public var openAPI: Endpoint<Void, String> { .init(.get, "/v1/openapi.json") }
 
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [health.erased, metrics.erased, realtime.erased] }
+    public var all: [AnyEndpoint] { [health.erased, metrics.erased, realtime.erased, openAPI.erased] }
 }
