@@ -145,6 +145,10 @@ extension OpenAPIDocumentTests {
             try await api.call(401, "POST", "/v1/agent/login", json: AgentLoginRequest(email: "nobody@example.com", password: "wrong-password"))
             try await api.call(204, "POST", "/v1/agent/logout", token: agent.token)
             try await api.call(401, "GET", "/v1/agent/me", token: agent.token)
+            let leaving = try await server.visitor("device-openapi-logout").token
+            try await api.call(403, "POST", "/v1/visitor/logout", token: try await server.demoAgent().token)
+            try await api.call(204, "POST", "/v1/visitor/logout", token: leaving)
+            try await api.call(401, "POST", "/v1/visitor/logout", token: leaving)
             #expect(api.problems.isEmpty, "\(api.problems.joined(separator: "\n"))")
         }
     }
