@@ -110,11 +110,16 @@ public struct ParleyServer: Sendable {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: socketRouter,
                 configuration: .init(
-                    maxFrameSize: Limits.maxFrameBytes,
-                    autoPing: .enabled(timePeriod: configuration.heartbeat),
-                    // Invalid UTF-8 closes with 1007 (RFC 6455 §8.1) rather than being repaired
-                    // into text the client never sent: nothing is stored altered.
-                    validateUTF8: true)),
+                    // A client that never finishes its request (or one the parser cannot answer)
+                    // cannot hold a connection for ever (ServerConfiguration.idleTimeout).
+                    http1: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                        + configuration.idleTimeout.components.attoseconds / 1_000_000_000)),
+                    ws: .init(
+                        maxFrameSize: Limits.maxFrameBytes,
+                        autoPing: .enabled(timePeriod: configuration.heartbeat),
+                        // Invalid UTF-8 closes with 1007 (RFC 6455 §8.1) rather than being repaired
+                        // into text the client never sent: nothing is stored altered.
+                        validateUTF8: true))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
             services: [RoutingService(routing: routing), OutboundService(client: outbound)] + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -37,6 +37,10 @@ public struct ServerConfiguration: Sendable {
     public var nodeTimeout: TimeInterval = 20
     /// WebSocket ping interval; a peer that misses a pong for this long is disconnected. Default 30 s.
     public var heartbeat: Duration = .seconds(30)
+    /// A connection that sends nothing for this long is closed (a request never finished, or one the
+    /// HTTP parser could not answer). Keep it above the longest long poll (30 s) and two heartbeats:
+    /// a live socket answers every ping. Default 75 s.
+    public var idleTimeout: Duration = .seconds(75)
     /// bcrypt cost for agent passwords. Default 12.
     public var passwordCost: UInt8 = 12
     /// Serve the desk from this folder, re-read on every request, instead of the copy bundled with the

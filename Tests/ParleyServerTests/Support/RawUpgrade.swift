@@ -51,6 +51,39 @@ enum RawUpgrade {
     }
 }
 
+extension RawUpgrade {
+    /// Sends `bytes` and reads until the server closes the connection; returns what it answered
+    /// (empty when it closed without a word). Throws when the server keeps the connection open
+    /// for `patience` seconds without a byte.
+    static func sendAndReadUntilClosed(port: Int, _ bytes: [UInt8], patience: Int = 30) async throws -> [UInt8] {
+        try await BlockingIO.run {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw RawUpgradeError("socket() failed") }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var timeout = timeval(tv_sec: patience, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw RawUpgradeError("connect() failed") }
+            guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else { throw RawUpgradeError("send() failed") }
+            var answer: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count > 0 { answer += buffer[..<count]; continue }
+                if count == 0 { return answer }  // closed by the server
+                if errno == EINTR { continue }
+                throw RawUpgradeError("the server kept the connection open (errno \(errno))")
+            }
+        }
+    }
+}
+
 struct RawUpgradeError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
