@@ -52,7 +52,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(name: .customLong("security-key"), help: ArgumentHelp("A key the app's auth service checks for --user-id.", valueName: "key"))
     var securityKey: String?
 
-    @Option(name: .customLong("user-token"), help: ArgumentHelp("A signed user token (JWT) from the app's backend for --user-id.", valueName: "jwt"))
+    @Option(name: [.customLong("user-token"), .customLong("jwt")], help: ArgumentHelp("A signed user token (JWT) from the app's backend for --user-id.", valueName: "jwt"))
     var userToken: String?
 
     @Option(name: .customLong("user-hash"), help: ArgumentHelp(

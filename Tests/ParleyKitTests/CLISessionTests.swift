@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import ParleyServer
+@testable import ParleyServer
 import ParleyStore
 import ParleyTestSupport
 import Testing
@@ -43,6 +43,35 @@ struct CLISessionTests {
             try await agent.waitFor("ended")
             agent.type("/quit")
             #expect(try await agent.waitForExit() == 0)
+        }
+    }
+
+    @Test func parleyChat_signsInAVerifiedUser_whoTheDeskSeesAsTheUser() async throws {
+        try await withServer { server in
+            #expect(try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/identity", IdentitySettings(acceptsIdentityHash: true),
+                                               token: server.adminToken).status == 200)
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let hash = IdentityHash.make(userID: "terminal-user", secretKey: server.demo.app.secretKey)
+            let agent = try await Self.demoAgentTerminal(server)
+            defer { agent.terminate() }
+
+            let refused = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--user-id", "terminal-user",
+            ])
+            #expect(try await refused.waitForExit() != 0, "a user id without a proof is refused before anything is sent")
+
+            let chat = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Tess",
+                "--subject", "Signed in", "--storage", storage.path, "--user-id", "terminal-user", "--user-hash", hash,
+            ])
+            defer { chat.terminate() }
+            try await chat.waitFor("type a message")
+            try await agent.waitFor("new conversation 1")
+            let conversations = try await server.store.conversations(.init(appID: server.appID))
+            let first = try #require(conversations.first)
+            let visitor = try #require(try await server.store.visitor(first.visitorID, app: server.appID))
+            #expect(visitor.userID == "terminal-user")
         }
     }
 
