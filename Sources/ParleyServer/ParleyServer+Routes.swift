@@ -11,7 +11,7 @@ extension ParleyServer {
         HealthController(version: configuration.version).addRoutes(to: api)
         OpenAPIController(document: .bundled).addRoutes(to: api)
         MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
-        SessionController(identity: identity, store: store, hub: hub, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
+        SessionController(identity: identity, store: store, hub: hub, nodes: nodes, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
             .addRoutes(to: api)
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
         ConversationController(conversations: conversations).addRoutes(to: api)

@@ -31,6 +31,8 @@ public enum NodeSignal: Sendable, Hashable {
     case agentChanged(AgentID, sessionsEnded: Bool)
     /// One agent session was ended (logout): its sockets on every node close.
     case sessionEnded(AgentID, tokenHash: String)
+    /// One visitor session token was signed out: its sockets on every node close.
+    case visitorSessionEnded(VisitorID, tokenHash: String)
 }
 
 /// A store that several processes share, and that tells each process what the others did.

@@ -60,6 +60,8 @@ enum NodeNoticeWire {
             return "a \(node) \(agent.rawValue) \(sessionsEnded ? 1 : 0)"
         case .sessionEnded(let agent, let tokenHash):
             return "s \(node) \(agent.rawValue) \(tokenHash)"
+        case .visitorSessionEnded(let visitor, let tokenHash):
+            return "v \(node) \(visitor.rawValue) \(tokenHash)"
         }
     }
 
@@ -100,6 +102,8 @@ enum NodeNoticeWire {
             return .signal(.agentChanged(AgentID(rawValue: field(2)), sessionsEnded: parts[3] == "1"))
         case ("s", 4):
             return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
+        case ("v", 4):
+            return .signal(.visitorSessionEnded(VisitorID(rawValue: field(2)), tokenHash: field(3)))
         default:
             return nil
         }

@@ -27,6 +27,8 @@ struct NodeNoticeWireTests {
             (try NodeNoticeWire.signal(node: "a", .agentChanged(agent, sessionsEnded: true)), .signal(.agentChanged(agent, sessionsEnded: true))),
             (try NodeNoticeWire.signal(node: "a", .sessionEnded(agent, tokenHash: "9f86d081884c7d65")),
              .signal(.sessionEnded(agent, tokenHash: "9f86d081884c7d65"))),
+            (try NodeNoticeWire.signal(node: "a", .visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f")),
+             .signal(.visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f"))),
         ]
         for (payload, notice) in cases {
             #expect(NodeNoticeWire.parse(payload, ownNode: "b") == notice, "\(payload)")

@@ -9,6 +9,7 @@ struct SessionController {
     let identity: IdentityService
     let store: any ParleyStore
     let hub: Hub
+    let nodes: NodeLink
     let visitorTokens: VisitorTokens
     let sessions: AgentSessions
     let limits: RequestLimits
@@ -25,12 +26,13 @@ struct SessionController {
             return JSONResponse(VisitorSession(token: token, expiresAt: expiresAt, visitor: visitor))
         }
 
-        // Sign-out: the token is refused from now on (by every node: the check reads the store) and
-        // this node's sockets opened with it close with 1008.
+        // Sign-out: the token is refused from now on (by every node: the check reads the store), and
+        // the sockets opened with it close with 1008, here and on the other nodes.
         router.on(.session.visitorLogout) { _, context -> Response in
             let visitor = try context.requireVisitor(else: .forbidden("only visitors sign out here"))
             try await store.revokeVisitorToken(hash: visitor.tokenHash, expiresAt: visitor.expiresAt, now: clock.now())
             hub.revoke(visitorSession: visitor.tokenHash, visitor: visitor.visitorID, reason: "signed out")
+            await nodes.announce(.visitorSessionEnded(visitor.visitorID, tokenHash: visitor.tokenHash))
             return Response(status: .noContent)
         }
 

@@ -71,6 +71,8 @@ struct NodeFanOut: Service {
             }
         case .signal(.sessionEnded(let agent, let tokenHash)):
             hub.revoke(session: tokenHash, agent: agent, reason: "logged out")
+        case .signal(.visitorSessionEnded(let visitor, let tokenHash)):
+            hub.revoke(visitorSession: tokenHash, visitor: visitor, reason: "signed out")
         case .presenceChanged:
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
         case .resync, .nodeLost:
