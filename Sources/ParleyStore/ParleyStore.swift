@@ -268,6 +268,21 @@ public struct VisitorProfile: Sendable, Hashable {
         self.email = email
         self.attributes = attributes
     }
+
+    /// Updates `visitor` with the fields given (absent ones keep their value; attributes merge key
+    /// by key): what every store does on a session, anonymous or verified.
+    /// - Throws: ``StoreError/invalidInput(_:)`` past ``Limits/maxAttributes``; `visitor` is then
+    ///   left as it was.
+    public func apply(to visitor: inout Visitor) throws {
+        var updated = visitor
+        if let name { updated.name = name }
+        if let email { updated.email = email }
+        if let attributes { updated.attributes.merge(attributes) { _, new in new } }
+        if updated.attributes.count > Limits.maxAttributes {
+            throw StoreError.invalidInput("attributes: a visitor has at most \(Limits.maxAttributes) (\(updated.attributes.count) with these)")
+        }
+        visitor = updated
+    }
 }
 
 /// Which conversations to list, and in which order.

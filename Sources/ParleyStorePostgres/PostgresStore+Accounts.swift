@@ -168,12 +168,7 @@ extension PostgresStore {
                 "SELECT * FROM visitors WHERE app_id = \(app.rawValue) AND device_id = \(deviceID) FOR UPDATE", on: connection).first
             else { throw StoreError.notFound("visitor not found") }
             var visitor = try PostgresRows.visitor(row)
-            if let name = profile.name { visitor.name = name }
-            if let email = profile.email { visitor.email = email }
-            if let attributes = profile.attributes { visitor.attributes.merge(attributes) { _, new in new } }
-            if visitor.attributes.count > Limits.maxAttributes {
-                throw StoreError.invalidInput("attributes: a visitor has at most \(Limits.maxAttributes) (\(visitor.attributes.count) with these)")
-            }
+            try profile.apply(to: &visitor)
             try await connection.query(
                 """
                 UPDATE visitors SET name = \(visitor.name), email = \(visitor.email), attributes = \(PostgresRows.json(visitor.attributes))
@@ -206,7 +201,7 @@ extension PostgresStore {
                 "SELECT * FROM visitors WHERE app_id = \(app.rawValue) AND user_id = \(userID) FOR UPDATE", on: connection).first
             else { throw StoreError.notFound("visitor not found") }
             var visitor = try PostgresRows.visitor(row)
-            try VerifiedFields.apply(profile, to: &visitor)
+            try profile.apply(to: &visitor)
             visitor.verifiedFields = Array(Set(verifiedFields)).sorted()
             try await connection.query(
                 """

@@ -179,12 +179,7 @@ extension SQLiteStore {
             if let row = try Row.fetchOne(db, sql: "SELECT * FROM visitors WHERE app_id = ? AND device_id = ?",
                                           arguments: [app.rawValue, deviceID]) {
                 var visitor = SQLiteRows.visitor(row)
-                if let name = profile.name { visitor.name = name }
-                if let email = profile.email { visitor.email = email }
-                if let attributes = profile.attributes { visitor.attributes.merge(attributes) { _, new in new } }
-                if visitor.attributes.count > Limits.maxAttributes {
-                    throw StoreError.invalidInput("attributes: a visitor has at most \(Limits.maxAttributes) (\(visitor.attributes.count) with these)")
-                }
+                try profile.apply(to: &visitor)
                 try db.execute(sql: "UPDATE visitors SET name = ?, email = ?, attributes = ? WHERE id = ?",
                                arguments: [visitor.name, visitor.email, SQLiteRows.json(visitor.attributes), visitor.id.rawValue])
                 return visitor
@@ -216,7 +211,7 @@ extension SQLiteStore {
                     sql: "INSERT INTO visitors (id, app_id, device_id, attributes, created_at, user_id) VALUES (?, ?, ?, '{}', ?, ?)",
                     arguments: [visitor.id.rawValue, app.rawValue, visitor.deviceID, Timestamp.millis(at), userID])
             }
-            try VerifiedFields.apply(profile, to: &visitor)
+            try profile.apply(to: &visitor)
             visitor.verifiedFields = Array(Set(verifiedFields)).sorted()
             try db.execute(
                 sql: "UPDATE visitors SET name = ?, email = ?, attributes = ?, verified_fields = ? WHERE id = ?",

@@ -151,15 +151,8 @@ public actor ParleyClient {
         let deviceID = secrets?.deviceID ?? UUID().uuidString.lowercased()
         snapshots = [:]
         if let files = storage as? FileStorage, ownsStorage {
-            let manager = FileManager.default
-            if configuration.identity.userID != nil {
-                try? manager.removeItem(at: files.directory)
-            } else {
-                for name in ["history.log", "history.json", "outbox.log", "outbox.json"] {
-                    try? manager.removeItem(at: files.directory.appendingPathComponent(name))
-                }
-                try storage.saveSecrets(StoredSecrets(deviceID: deviceID))
-            }
+            // A verified user's folder is theirs alone; the device's own folder keeps the device id.
+            if configuration.identity.userID != nil { files.removeAll() } else { try files.removeHistoryAndOutbox(keepingDeviceID: deviceID) }
         } else {
             for item in try storage.loadOutbox() { try storage.removeOutbox(clientMessageID: item.clientMessageID) }
             try storage.resetHistory(epoch: nil)

@@ -46,6 +46,24 @@ public struct FileStorage: ParleyStorage {
                          compactionThreshold: compactionThreshold, syncsEveryChange: true)
     }
 
+    // MARK: Sign-out
+
+    /// Removes what a signed-out visitor leaves: the history and outbox files (and those of earlier
+    /// versions), keeping only the device id in the secrets. Use a new storage (a new client)
+    /// afterwards: this one's journals are gone.
+    /// - Throws: ``ParleyError`` (`storage`) when the secrets cannot be written.
+    public func removeHistoryAndOutbox(keepingDeviceID deviceID: String) throws {
+        for name in ["history.log", "history.json", "outbox.log", "outbox.json"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        try saveSecrets(StoredSecrets(deviceID: deviceID))
+    }
+
+    /// Removes the directory and everything in it (a verified user's folder at sign-out).
+    public func removeAll() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     // MARK: Secrets
 
     /// The stored secrets, or nil on first use. - Throws: ``ParleyError`` (`storage`) when

@@ -1,18 +1,20 @@
 import Foundation
+import JWTKit
 import NIOHTTP1
 
 /// Apps' public key sets, fetched through the ``OutboundClient`` and kept for a while.
 actor JWKSCache {
-    /// One fetched JWKS.
+    /// One fetched JWKS, its keys ready to verify with (parsed once per fetch, not per token).
     struct Entry: Sendable {
-        var json: String
+        var keys: JWTKeyCollection
         var kids: Set<String>
+        var keyCount: Int
         var fetchedAt: Date
 
         /// True when a token with this `kid` (or none, with a single key) can be checked.
         func holds(kid: String?) -> Bool {
             if let kid { return kids.contains(kid) }
-            return kids.count <= 1 && !json.isEmpty
+            return keyCount == 1
         }
     }
 
@@ -49,8 +51,13 @@ actor JWKSCache {
               let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
               let keys = object["keys"] as? [[String: Any]]
         else { throw IdentityError.unavailable("the app's JWKS URL answered \(response.status) without a key set") }
-        let entry = Entry(json: String(decoding: response.body, as: UTF8.self), kids: Set(keys.compactMap { $0["kid"] as? String }),
-                          fetchedAt: now)
+        let collection = JWTKeyCollection()
+        do {
+            try await collection.add(jwksJSON: String(decoding: response.body, as: UTF8.self))
+        } catch {
+            throw IdentityError.unavailable("the app's JWKS could not be read: \(error)")
+        }
+        let entry = Entry(keys: collection, kids: Set(keys.compactMap { $0["kid"] as? String }), keyCount: keys.count, fetchedAt: now)
         if entries[url] == nil, entries.count >= capacity, let oldest = entries.min(by: { $0.value.fetchedAt < $1.value.fetchedAt })?.key {
             entries[oldest] = nil
         }

@@ -48,12 +48,13 @@ public final class UserTokenVerifier: Sendable {
     /// - Throws: ``IdentityError``: refused for a bad token, unavailable when the JWKS cannot be fetched.
     public func verify(_ token: String, app: AppID, keys: Keys) async throws -> VerifiedUser {
         let header = try Self.header(of: token)
-        let collection = JWTKeyCollection()
+        let collection: JWTKeyCollection
         switch header.alg {
         case "HS256":
             guard let secret = keys.secretKey else { throw IdentityError.refused("user_token: HS256 tokens are not enabled for this app") }
             // RFC 7518 §3.2: an HS256 key has at least 256 bits. Parley's secret keys are longer.
             guard secret.utf8.count >= 32 else { throw IdentityError.refused("user_token: the app's secret key is too short for HS256") }
+            collection = JWTKeyCollection()
             await collection.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         case "RS256", "ES256":
             guard let url = keys.jwksURL else { throw IdentityError.refused("user_token: \(header.alg) needs a JWKS URL set for this app") }
@@ -63,11 +64,7 @@ public final class UserTokenVerifier: Sendable {
                 jwks = try await cache.refetch(url, now: now, minimumInterval: jwksRefetchInterval) ?? jwks
             }
             guard jwks.holds(kid: header.kid) else { throw IdentityError.refused("user_token: no key \(header.kid ?? "(no kid)") in the app's JWKS") }
-            do {
-                try await collection.add(jwksJSON: jwks.json)
-            } catch {
-                throw IdentityError.unavailable("the app's JWKS could not be read: \(error)")
-            }
+            collection = jwks.keys
         default:
             throw IdentityError.refused("user_token: alg \(header.alg) is not allowed (HS256, RS256, ES256)")
         }

@@ -53,8 +53,7 @@ public final class OutboundClient: Sendable {
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw OutboundError("\(url.host ?? "the server") did not answer within \(policy.timeout) s")
-        } catch let error as NIOTooManyBytesError {
-            _ = error
+        } catch is NIOTooManyBytesError {
             throw OutboundError("\(url.host ?? "the server") answered with more than \(policy.maximumResponseBytes) bytes")
         } catch {
             throw OutboundError("\(url.host ?? "the server") could not be reached (\(error))")

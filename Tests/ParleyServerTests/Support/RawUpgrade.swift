@@ -15,21 +15,31 @@ enum RawUpgrade {
         try await BlockingIO.run { try blockingStatus(port: port, path: path, headers: headers) }
     }
 
-    private static func blockingStatus(port: Int, path: String, headers: [String: String]) throws -> Int {
+    /// A blocking TCP socket connected to 127.0.0.1:`port`, whose reads give up after `patience`
+    /// seconds. The caller closes it.
+    static func connectedSocket(port: Int, patience: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawUpgradeError("socket() failed") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        // A last resort against a server that never answers; not what a passing run waits for.
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw RawUpgradeError("connect() failed") }
+        guard connected == 0 else {
+            close(fd)
+            throw RawUpgradeError("connect() failed")
+        }
+        return fd
+    }
+
+    private static func blockingStatus(port: Int, path: String, headers: [String: String]) throws -> Int {
+        // A last resort against a server that never answers; not what a passing run waits for.
+        let fd = try connectedSocket(port: port, patience: 30)
+        defer { close(fd) }
         var lines = [
             "GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: Upgrade", "Upgrade: websocket",
             "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
@@ -57,19 +67,8 @@ extension RawUpgrade {
     /// for `patience` seconds without a byte.
     static func sendAndReadUntilClosed(port: Int, _ bytes: [UInt8], patience: Int = 30) async throws -> [UInt8] {
         try await BlockingIO.run {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw RawUpgradeError("socket() failed") }
+            let fd = try connectedSocket(port: port, patience: patience)
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var timeout = timeval(tv_sec: patience, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw RawUpgradeError("connect() failed") }
             guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else { throw RawUpgradeError("send() failed") }
             var answer: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
