@@ -39,8 +39,10 @@ struct RequestLimits: Sendable {
         try take("session/app/\(app.rawValue)", limits.sessionsPerApp, what: "visitor sessions for this app")
     }
 
-    /// A message sent by a visitor (HTTP and realtime alike).
+    /// A message sent by a visitor (HTTP and realtime alike). On the hot path: with the limits off,
+    /// not even the key is built.
     func message(from visitor: VisitorID) throws {
+        guard limits.isEnabled else { return }
         try take("send/visitor/\(visitor.rawValue)", limits.messagesPerVisitor, what: "messages")
     }
 
