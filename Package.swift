@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     ],
     targets: [
         // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
@@ -54,7 +55,12 @@ let package = Package(
         // The SDK core: client, conversations, outbox, reconnect, state. Linux and Apple; no SwiftNIO.
         .target(
             name: "ParleyKit",
-            dependencies: ["ParleyCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ParleyCore",
+                .product(name: "Logging", package: "swift-log"),
+                // SHA-256 for key pins and AES-GCM for the encrypted files; CryptoKit on Apple platforms.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         // The WebSocket transport on SwiftNIO (swift-websocket's WSClient), for Linux, the CLI and tests.
@@ -63,9 +69,14 @@ let package = Package(
             dependencies: [
                 "ParleyKit",
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -107,6 +118,7 @@ let package = Package(
                 "ParleyCore", "ParleyStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -159,6 +171,9 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/ParleyTestSupport",
             swiftSettings: strict
