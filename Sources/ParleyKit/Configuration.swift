@@ -67,9 +67,20 @@ public struct ParleyConfiguration: Sendable {
     /// Headers sent with every HTTP request and the realtime socket's upgrade (an app's gateway
     /// key, a tracing header…); they never replace `Authorization` or `Content-Type`. Default none.
     public var customHeaders: [String: String] = [:]
-    /// The URLSession for HTTP requests (a pinned-certificate delegate, a proxy…). Default nil: one
-    /// of the client's own, ephemeral, never `URLSession.shared`.
+    /// The URLSession for HTTP requests (a proxy, a delegate of the app's…). Default nil: one of the
+    /// client's own, ephemeral, never `URLSession.shared`. Ignored when ``httpTransport`` is set.
     public var urlSession: URLSession?
+    /// How HTTP requests are sent. Default nil: ``URLSessionHTTPTransport`` over ``urlSession``. On
+    /// Linux, pinned keys need `NIOHTTPTransport` from ParleyKitNIO.
+    public var httpTransport: (any HTTPTransport)?
+    /// Keys the server's certificate chain must carry one of, on HTTP and the realtime socket alike
+    /// (Unblu's certificate pinning): the chain must also pass the normal trust checks. A
+    /// connection to a server without a pinned key fails as a network error (and is retried, as a
+    /// network in the middle may be what presents the wrong key). Needs an `https://` server and
+    /// transports that check pins (``URLSessionHTTPTransport`` and `URLSessionTransport` on Apple
+    /// platforms, ParleyKitNIO's on Linux); any other refuses to connect. Pin a backup key too.
+    /// Default empty: the system's trust alone.
+    public var pinnedKeys: [PublicKeyPin] = []
     /// The logger. Default: silent.
     public var logger: Logger = Logger(label: "parley.kit", factory: { _ in SwiftLogNoOpLogHandler() })
 

@@ -4,12 +4,12 @@ import NIOCore
 import NIOWebSocket
 import ParleyKit
 import Synchronization
-import WSClient
+@_spi(WSInternal) import WSCore
 
 /// One WebSocket opened by ``NIOWebSocketTransport``.
 ///
-/// WSClient runs a connection as one long call (`WebSocketClient.connect { inbound, outbound, _ in … }`)
-/// that returns when the socket is closed. This class runs that call in a task of its own, forwards
+/// A connection runs as one long call (``WebSocketConnection/run(verdict:handler:)``, the frame
+/// handling of swift-websocket) that returns when the socket is closed. This class runs that call in a task of its own, forwards
 /// the inbound text messages to ``incoming``, keeps the outbound writer for ``send(_:)``, and turns
 /// the way the call ended into the way ``incoming`` ends.
 ///
@@ -25,7 +25,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
     private enum Phase {
         /// TCP connection and upgrade in progress.
         case connecting
-        /// Upgraded: messages flow; the writer is WSClient's for this socket.
+        /// Upgraded: messages flow; the writer is the frame handler's for this socket.
         case open(WebSocketOutboundWriter)
         /// ``close()`` or ``abandon(because:)`` was called; the connection task is ending.
         case closing
@@ -38,7 +38,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
         /// Set by ``close()`` and ``abandon(because:)``: the end is ours, not the server's, so
         /// ``incoming`` finishes normally whatever the close code.
         var endRequested = false
-        /// The task running `WebSocketClient.connect`; set right after it is created.
+        /// The task running the connection; set right after it is created.
         var task: Task<Void, Never>?
         /// The outcome of the upgrade is reported once: the first of success, failure, timeout or
         /// cancellation wins.
@@ -51,6 +51,8 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
     private let upgradeContinuation: AsyncStream<Result<Void, any Error>>.Continuation
     private let state = Mutex(State())
     private let closeTimeout: Duration
+    /// Where the TLS checks leave their refusal (a key that is not pinned…), for the error.
+    let verdict = TLSVerdict()
 
     /// The largest message accepted from the server (a reassembled fragmented message).
     static let maxMessageBytes = 4 << 20
@@ -69,10 +71,10 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
     }
 
     /// Starts the connection task; the returned stream yields the upgrade's outcome, once.
-    func start(url: String, configuration: WebSocketClientConfiguration, logger: Logger) -> AsyncStream<Result<Void, any Error>> {
+    func start(_ connection: WebSocketConnection) -> AsyncStream<Result<Void, any Error>> {
         let task = Task { [self] in
             do {
-                let closeFrame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                let closeFrame = try await connection.run(verdict: verdict) { inbound, outbound, _ in
                     guard self.didUpgrade(outbound) else { return }  // abandoned meanwhile: close at once
                     for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
                         switch message {
@@ -131,7 +133,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
             }
         }
         if let writer {
-            // Starts the close handshake; the server answers with its close frame and WSClient's
+            // Starts the close handshake; the server answers with its close frame and the frame handler's
             // call returns. An error means the socket is already gone, which is what we want.
             try? await writer.close(.normalClosure, reason: nil)
         } else {
@@ -158,7 +160,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
         return accepted
     }
 
-    /// The WSClient call returned (with the server's close frame, if any) or threw.
+    /// The connection's call returned (with the server's close frame, if any) or threw.
     private func didEnd(closeFrame: WebSocketCloseFrame?, error: (any Error)?) {
         let (endRequested, wasReported) = state.withLock { state in
             state.phase = .closed
@@ -204,7 +206,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
         task?.cancel()
     }
 
-    /// Waits until the connection task has ended. After `limit`, cancels it (WSClient then closes
+    /// Waits until the connection task has ended. After `limit`, cancels it (the handler then closes
     /// the socket) and waits up to `limit` again. Returns early when the calling task is cancelled.
     func waitUntilEnded(cancelAfter limit: Duration) async {
         guard let task = state.withLock({ $0.task }) else { return }

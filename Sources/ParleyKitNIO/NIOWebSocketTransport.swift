@@ -2,10 +2,13 @@ import Foundation
 import HTTPTypes
 import Logging
 import ParleyKit
-import WSClient
+import NIOWebSocket
+@_spi(WSInternal) import WSCore
 
-/// ParleyKit's realtime transport on SwiftNIO, through swift-websocket's `WebSocketClient`: for
-/// Linux, the `parley` command-line tool and the tests (Apple apps use `URLSessionTransport`).
+/// ParleyKit's realtime transport on SwiftNIO and swift-websocket's frame handling: for Linux, the
+/// `parley` command-line tool and the tests (Apple apps use `URLSessionTransport`). Over `wss://`
+/// it trusts the system's roots and ``TLSTrust``'s, and checks pinned keys
+/// (``ParleyKit/ParleyConfiguration/pinnedKeys``).
 ///
 /// ```swift
 /// let transport = NIOWebSocketTransport()
@@ -16,16 +19,17 @@ import WSClient
 /// `connect` returns once the WebSocket upgrade succeeded. It throws a ``ParleyError``:
 /// - `isAuthorizationError` when the server refused the upgrade. parleyd refuses an upgrade only
 ///   because of the token (401 for a missing, bad, expired or revoked token; 426 for the operator's
-///   token, which has no realtime identity), and WSClient does not say which status came back, so
-///   every refused upgrade counts as refused credentials. A proxy that answers an upgrade with an
+///   token, which has no realtime identity), and the status is not examined, so every refused
+///   upgrade counts as refused credentials. A proxy that answers an upgrade with an
 ///   error page of its own would be reported the same way.
 /// - `isNetworkError` when the server cannot be reached (connection refused, no route, DNS), the
-///   upgrade did not finish within ``connectTimeout``, or the connection broke during the upgrade.
+///   upgrade did not finish within ``connectTimeout``, the connection broke during the upgrade, or
+///   TLS refused the server (an untrusted certificate, no pinned key in its chain).
 /// - an invalid-input error for a URL that is not `ws://` or `wss://`, or a malformed header name.
 ///
 /// Cancelling the task that awaits `connect` abandons the connection and throws `CancellationError`.
 public struct NIOWebSocketTransport: RealtimeTransport {
-    /// The logger handed to WSClient (connection-level debug and trace messages). Default: silent.
+    /// The logger of the frame handler (connection-level debug and trace messages). Default: silent.
     public let logger: Logger
     /// How long `connect` waits for the TCP connection and the upgrade together. Default 30 s.
     public let connectTimeout: Duration
@@ -37,19 +41,24 @@ public struct NIOWebSocketTransport: RealtimeTransport {
     /// How long `close()` waits for the server to answer the close handshake before it drops the
     /// connection. Default 5 s.
     public let closeTimeout: Duration
+    /// The roots `wss://` trusts. Default ``TLSTrust/system``.
+    public let trust: TLSTrust
 
     /// Creates the transport.
     /// - Parameters:
-    ///   - logger: WSClient's logger; default silent.
+    ///   - logger: the frame handler's logger; default silent.
     ///   - connectTimeout: the longest `connect` waits for the connection and the upgrade.
     ///   - pingInterval: the client's WebSocket ping interval; nil for none.
     ///   - closeTimeout: the longest `close()` waits for the server's close frame.
+    ///   - trust: the roots `wss://` trusts; default the system's.
     public init(
         logger: Logger = Logger(label: "parley.nio", factory: { _ in SwiftLogNoOpLogHandler() }),
         connectTimeout: Duration = .seconds(30),
         pingInterval: Duration? = .seconds(30),
-        closeTimeout: Duration = .seconds(5)
+        closeTimeout: Duration = .seconds(5),
+        trust: TLSTrust = .system
     ) {
+        self.trust = trust
         self.logger = logger
         self.connectTimeout = connectTimeout
         self.pingInterval = pingInterval
@@ -60,22 +69,31 @@ public struct NIOWebSocketTransport: RealtimeTransport {
     /// returns once the upgrade succeeded.
     /// - Throws: ``ParleyError`` (see the type's documentation), or `CancellationError`.
     public func connect(to url: URL, headers: [String: String]) async throws -> any RealtimeChannel {
+        try await connect(to: url, headers: headers, pinnedKeys: [])
+    }
+
+    /// Opens a WebSocket to `url` whose server must present a pinned key.
+    /// - Throws: ``ParleyError`` (see the type's documentation), or `CancellationError`.
+    public func connect(to url: URL, headers: [String: String], pinnedKeys: [PublicKeyPin]) async throws -> any RealtimeChannel {
         guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss" else {
             throw ParleyError.invalidInput("a realtime URL starts with ws:// or wss://, not \(url.absoluteString)")
         }
-        var configuration = WebSocketClientConfiguration()
+        try pinnedKeys.requireTLS(url)
+        var fields = HTTPFields()
         for (name, value) in headers {
             guard let fieldName = HTTPField.Name(name) else { throw ParleyError.invalidInput("invalid header name \(name)") }
-            configuration.additionalHeaders[fieldName] = value
+            fields[fieldName] = value
         }
-        // parleyd splits its messages into fragments of at most 256 KiB, and a client message is at
-        // most 256 KiB: 1 MiB leaves room without letting a broken peer make us buffer much.
-        configuration.maxFrameSize = 1 << 20
-        configuration.autoPing = pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled
-        configuration.closeTimeout = closeTimeout
+        let connection = WebSocketConnection(
+            url: url, headers: fields, tls: scheme == "wss" ? try ClientTLS(trust: trust, pins: pinnedKeys) : nil,
+            // parleyd splits its messages into fragments of at most 256 KiB, and a client message
+            // is at most 256 KiB: 1 MiB leaves room without letting a broken peer make us buffer much.
+            maxFrameSize: 1 << 20,
+            autoPing: pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+            closeTimeout: closeTimeout, logger: logger)
 
         let channel = NIOWebSocketChannel(closeTimeout: closeTimeout)
-        let upgrade = channel.start(url: url.absoluteString, configuration: configuration, logger: logger)
+        let upgrade = channel.start(connection)
         let timeout = Task { [connectTimeout] in
             try await Task.sleep(for: connectTimeout)
             channel.abandon(because: ParleyError.network("no WebSocket upgrade from \(Self.endpoint(url)) within \(connectTimeout)"))
@@ -95,10 +113,10 @@ public struct NIOWebSocketTransport: RealtimeTransport {
             return channel
         case .failure(let error):
             // No wait for the connection task: a failure it reported is the last thing it does.
-            // After a timeout it has been cancelled, but WSClient cannot be interrupted while it
+            // After a timeout it has been cancelled, but the upgrade cannot be interrupted while it
             // waits for the answer to its upgrade request, so that task and its socket last until
             // the silent server closes the connection; waiting for it would only delay the error.
-            throw Self.connectError(error, url: url)
+            throw Self.connectError(error, url: url, tlsRefusal: channel.verdict.refusal)
         }
     }
 
@@ -110,20 +128,19 @@ public struct NIOWebSocketTransport: RealtimeTransport {
     }
 
     /// The ``ParleyError`` for a failed connection or upgrade.
-    static func connectError(_ error: any Error, url: URL) -> any Error {
+    static func connectError(_ error: any Error, url: URL, tlsRefusal: String?) -> any Error {
+        if let tlsRefusal { return ParleyError.network("cannot connect to \(endpoint(url)): \(tlsRefusal)") }
         switch error {
         case is ParleyError, is CancellationError:
             return error
-        case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
+        case is WebSocketConnection.UpgradeRefused:
             return ParleyError.unauthorized("the server refused the WebSocket upgrade at \(endpoint(url)): the token was not accepted")
-        case let error as WebSocketClientError where error == .invalidURL:
-            return ParleyError.invalidInput("invalid realtime URL \(url.absoluteString)")
         default:
             return ParleyError.network("cannot connect to \(endpoint(url)): \(describe(error))")
         }
     }
 
-    /// A short, readable reason for an error from NIO or WSClient.
+    /// A short, readable reason for an error from NIO or the frame handler.
     static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
         // NIOPosix's connection errors are long struct dumps; what people need is the system's

@@ -57,7 +57,10 @@ public actor ParleyClient {
     ///     must likewise be one per user.
     public init(configuration: ParleyConfiguration, transport: any RealtimeTransport, storage: (any ParleyStorage)? = nil) {
         self.configuration = configuration
-        self.http = HTTPClient(baseURL: configuration.serverURL, session: configuration.urlSession, headers: configuration.customHeaders)
+        self.http = HTTPClient(
+            baseURL: configuration.serverURL,
+            transport: configuration.httpTransport ?? URLSessionHTTPTransport(session: configuration.urlSession),
+            headers: configuration.customHeaders, pinnedKeys: configuration.pinnedKeys)
         ownsStorage = storage == nil
         if let storage {
             self.storage = storage
@@ -84,7 +87,8 @@ public actor ParleyClient {
             frame: { frame in await owner.value?.handle(frame) },
             lost: { await owner.value?.lost() })
         link = RealtimeLink(
-            transport: transport, url: http.realtimeURL, headers: configuration.customHeaders, policy: configuration.reconnectPolicy,
+            transport: transport, url: http.realtimeURL, headers: configuration.customHeaders, pinnedKeys: configuration.pinnedKeys,
+            policy: configuration.reconnectPolicy,
             logger: logger, handlers: handlers,
             clock: configuration.clock)
         owner.value = self

@@ -21,6 +21,8 @@ actor RealtimeLink {
     private let url: URL
     /// Headers the app adds to the socket's upgrade request (``ParleyConfiguration/customHeaders``).
     private let headers: [String: String]
+    /// Keys the server must present (``ParleyConfiguration/pinnedKeys``).
+    private let pinnedKeys: [PublicKeyPin]
     private let handlers: Handlers
     private let logger: Logger
     private var machine: ConnectionMachine
@@ -33,12 +35,13 @@ actor RealtimeLink {
     /// What reconnect delays are waited on (``ParleyConfiguration/clock``).
     private let clock: any WallClock
 
-    init(transport: any RealtimeTransport, url: URL, headers: [String: String] = [:], policy: ReconnectPolicy, logger: Logger,
+    init(transport: any RealtimeTransport, url: URL, headers: [String: String] = [:], pinnedKeys: [PublicKeyPin] = [], policy: ReconnectPolicy, logger: Logger,
          handlers: Handlers, clock: any WallClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
         self.clock = clock
         self.transport = transport
         self.url = url
         self.headers = headers
+        self.pinnedKeys = pinnedKeys
         self.handlers = handlers
         self.logger = logger
         self.machine = ConnectionMachine(policy: policy)
@@ -121,10 +124,10 @@ actor RealtimeLink {
         do {
             var channel: any RealtimeChannel
             do {
-                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(false)))
+                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(false)), pinnedKeys: pinnedKeys)
             } catch let error as ParleyError where error.isAuthorizationError {
                 // The token may have expired: one try with a fresh one before giving up.
-                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(true)))
+                channel = try await transport.connect(to: url, headers: headers(token: try await handlers.token(true)), pinnedKeys: pinnedKeys)
             }
             guard attempt == generation else {
                 await channel.close()

@@ -4,24 +4,37 @@ import FoundationNetworking
 #endif
 import ParleyCore
 
-/// Parley's HTTP API over URLSession (which works on Linux for data tasks), speaking Parley's JSON.
+/// Parley's HTTP API, speaking Parley's JSON over an ``HTTPTransport`` (URLSession by default).
 public struct HTTPClient: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
-    let session: URLSession
+    let transport: any HTTPTransport
     /// Headers sent with every request (an app's own, e.g. for a gateway in front of the server).
     let headers: [String: String]
+    /// Keys the server must present (``ParleyConfiguration/pinnedKeys``).
+    let pinnedKeys: [PublicKeyPin]
 
-    /// Creates a client for a server.
+    /// Creates a client for a server over URLSession.
     /// - Parameters:
     ///   - baseURL: the server, e.g. `https://chat.example.com`.
     ///   - session: the URLSession requests go through. Default: one of the client's own
     ///     (ephemeral: no shared cookies or cache), never `URLSession.shared`.
     ///   - headers: sent with every request; they never replace `Authorization` or `Content-Type`.
     public init(baseURL: URL, session: URLSession? = nil, headers: [String: String] = [:]) {
+        self.init(baseURL: baseURL, transport: URLSessionHTTPTransport(session: session), headers: headers)
+    }
+
+    /// Creates a client for a server over a transport of your choice.
+    /// - Parameters:
+    ///   - baseURL: the server, e.g. `https://chat.example.com`.
+    ///   - transport: how requests are sent.
+    ///   - headers: sent with every request; they never replace `Authorization` or `Content-Type`.
+    ///   - pinnedKeys: keys the server's certificate chain must carry one of; default none.
+    public init(baseURL: URL, transport: any HTTPTransport, headers: [String: String] = [:], pinnedKeys: [PublicKeyPin] = []) {
         self.baseURL = baseURL
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.transport = transport
         self.headers = headers
+        self.pinnedKeys = pinnedKeys
     }
 
     /// Calls an endpoint with a JSON body and decodes its JSON answer.
@@ -73,13 +86,14 @@ public struct HTTPClient: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let data: Data, response: URLResponse
+        let data: Data, http: HTTPURLResponse
         do {
-            (data, response) = try await session.dataIgnoringCancellation(for: request)
+            (data, http) = try await transport.send(request, pinnedKeys: pinnedKeys)
+        } catch let error as ParleyError {
+            throw error
         } catch {
             throw ParleyError.network("cannot reach \(baseURL.absoluteString): \(error.localizedDescription)")
         }
-        guard let http = response as? HTTPURLResponse else { throw ParleyError.network("no HTTP answer") }
         guard (200..<300).contains(http.statusCode) else {
             throw ParleyError.server(status: http.statusCode, body: try? ParleyJSON.decode(ErrorBody.self, from: data))
         }

@@ -4,16 +4,29 @@ import Foundation
 /// The realtime transport on Apple platforms: `URLSessionWebSocketTask`, so an app never links SwiftNIO.
 public struct URLSessionTransport: RealtimeTransport {
     let session: URLSession
+    /// True when the app handed in its session (see ``URLSessionHTTPTransport``).
+    let isAppSession: Bool
 
-    /// Creates the transport over a URLSession (default: `.shared`).
-    public init(session: URLSession = .shared) {
-        self.session = session
+    /// Creates the transport over a URLSession.
+    /// - Parameter session: default nil: one of the transport's own, ephemeral, never `.shared`.
+    public init(session: URLSession? = nil) {
+        self.session = session ?? URLSession(configuration: .ephemeral)
+        isAppSession = session != nil
     }
 
     public func connect(to url: URL, headers: [String: String]) async throws -> any RealtimeChannel {
+        try await connect(to: url, headers: headers, pinnedKeys: [])
+    }
+
+    public func connect(to url: URL, headers: [String: String], pinnedKeys: [PublicKeyPin]) async throws -> any RealtimeChannel {
+        try pinnedKeys.requireTLS(url)
+        if !pinnedKeys.isEmpty && isAppSession && session.delegate != nil {
+            throw ParleyError.invalidInput("pinned keys cannot be checked on a URLSession whose delegate answers trust challenges")
+        }
         var request = URLRequest(url: url)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let task = session.webSocketTask(with: request)
+        if !pinnedKeys.isEmpty { task.delegate = PinningTaskDelegate(pins: pinnedKeys) }
         task.maximumMessageSize = 4 << 20
         task.resume()
         let channel = URLSessionChannel(task: task)
