@@ -84,7 +84,7 @@ struct AdminConnection {
     /// 12 hours). Server errors become ``CLIError``s.
     static func with<T>(_ options: AdminOptions, _ body: (AdminConnection) async throws -> T) async throws -> T {
         let server = try options.server.serverURL
-        let http = HTTPClient(baseURL: server)
+        let http = HTTPClient(baseURL: server, transport: try options.server.httpTransport, pinnedKeys: try options.server.pinnedKeys)
         return try await withServerErrors(server: server) {
             switch try options.credentials() {
             case .token(let token):

@@ -12,7 +12,9 @@ struct AgentTerminal {
 
     func run() async throws {
         let serverURL = try command.server.serverURL
-        let client = AgentClient(serverURL: serverURL, transport: NIOWebSocketTransport())
+        let client = AgentClient(
+            serverURL: serverURL, transport: try command.server.realtimeTransport,
+            httpTransport: try command.server.httpTransport, pinnedKeys: try command.server.pinnedKeys)
         let events = await client.events()
         let agent = try await withServerErrors(server: serverURL) {
             try await client.login(email: command.resolvedEmail ?? "", password: command.resolvedPassword ?? "")

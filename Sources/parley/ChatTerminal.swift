@@ -17,7 +17,9 @@ struct ChatTerminal {
         configuration.identity = command.identity
         configuration.defaultQueueID = command.queue
         if let storage = command.storage { configuration.storage = .directory(URL(fileURLWithPath: storage)) }
-        let client = ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())
+        configuration.httpTransport = try command.server.httpTransport
+        configuration.pinnedKeys = try command.server.pinnedKeys
+        let client = ParleyClient(configuration: configuration, transport: try command.server.realtimeTransport)
         let events = await client.events()
         try await client.start()
         defer { Task { await client.stop() } }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ParleyKit
+import ParleyKitNIO
 
 /// `--server`: which parleyd to talk to. Shared by every command.
 struct ServerOptions: ParsableArguments {
@@ -21,7 +23,46 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
+    @Option(name: .customLong("pin"), help: ArgumentHelp(
+        "A pinned server key: base64 SHA-256 of its SubjectPublicKeyInfo; repeat for a backup key. Needs https.", valueName: "sha256"))
+    var pinFlags: [String] = []
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "A PEM file of root certificates trusted besides the system's (a private CA).", valueName: "path"))
+    var caFile: String?
+
+    /// The pinned keys of `--pin`.
+    var pinnedKeys: [PublicKeyPin] {
+        get throws {
+            try pinFlags.map { pin in
+                do { return try PublicKeyPin(base64: pin) } catch { throw ValidationError("--pin: \(pin) is not a base64 SHA-256 (32 bytes)") }
+            }
+        }
+    }
+
+    /// The roots trusted: the system's and `--ca-file`'s.
+    var trust: TLSTrust {
+        get throws {
+            guard let caFile else { return .system }
+            guard let text = try? String(contentsOfFile: caFile, encoding: .utf8) else { throw ValidationError("--ca-file: cannot read \(caFile)") }
+            let blocks = text.components(separatedBy: "-----END CERTIFICATE-----").dropLast()
+                .map { $0 + "-----END CERTIFICATE-----" }
+                .compactMap { block in block.range(of: "-----BEGIN CERTIFICATE-----").map { String(block[$0.lowerBound...]) } }
+            guard !blocks.isEmpty else { throw ValidationError("--ca-file: no PEM certificate in \(caFile)") }
+            do { return try TLSTrust(additionalRootsPEM: blocks) } catch { throw ValidationError("--ca-file: \(error)") }
+        }
+    }
+
+    /// HTTP for every command: SwiftNIO, so that `--pin` and `--ca-file` hold on Linux too.
+    var httpTransport: NIOHTTPTransport { get throws { NIOHTTPTransport(trust: try trust) } }
+
+    /// The realtime transport, with the same trust.
+    var realtimeTransport: NIOWebSocketTransport { get throws { NIOWebSocketTransport(trust: try trust) } }
+
     func validate() throws {
-        _ = try serverURL
+        let url = try serverURL
+        let pins = try pinnedKeys
+        if !pins.isEmpty && url.scheme?.lowercased() != "https" { throw ValidationError("--pin needs an https:// server") }
+        _ = try trust
     }
 }

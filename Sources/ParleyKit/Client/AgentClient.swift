@@ -32,10 +32,19 @@ public actor AgentClient {
     private var watcher: Task<Void, Never>?
 
     /// Creates a client for a server. Nothing happens until ``login(email:password:)``.
-    public init(serverURL: URL, transport: any RealtimeTransport, reconnectPolicy: ReconnectPolicy = .standard,
+    /// - Parameters:
+    ///   - serverURL: the server, e.g. `https://chat.example.com`.
+    ///   - transport: the WebSocket transport.
+    ///   - httpTransport: how HTTP requests go; default ``URLSessionHTTPTransport``.
+    ///   - pinnedKeys: keys the server must present (``ParleyConfiguration/pinnedKeys``); default none.
+    ///   - reconnectPolicy: reconnect delays.
+    ///   - clock: where reconnect delays are waited on.
+    ///   - logger: the logger; default silent.
+    public init(serverURL: URL, transport: any RealtimeTransport, httpTransport: (any HTTPTransport)? = nil, pinnedKeys: [PublicKeyPin] = [],
+                reconnectPolicy: ReconnectPolicy = .standard,
                 clock: any WallClock = SystemClock(),
                 logger: Logger = Logger(label: "parley.agent", factory: { _ in SwiftLogNoOpLogHandler() })) {
-        http = HTTPClient(baseURL: serverURL)
+        http = HTTPClient(baseURL: serverURL, transport: httpTransport ?? URLSessionHTTPTransport(), pinnedKeys: pinnedKeys)
         self.logger = logger
         let owner = WeakReference<AgentClient>()
         let handlers = RealtimeLink.Handlers(
@@ -46,7 +55,7 @@ public actor AgentClient {
             opened: { epoch in await owner.value?.opened(epoch: epoch) },
             frame: { frame in await owner.value?.handle(frame) },
             lost: {})
-        link = RealtimeLink(transport: transport, url: http.realtimeURL, policy: reconnectPolicy, logger: logger, handlers: handlers, clock: clock)
+        link = RealtimeLink(transport: transport, url: http.realtimeURL, pinnedKeys: pinnedKeys, policy: reconnectPolicy, logger: logger, handlers: handlers, clock: clock)
         owner.value = self
     }
 
