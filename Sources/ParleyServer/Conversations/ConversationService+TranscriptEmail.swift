@@ -26,8 +26,11 @@ extension ConversationService {
         guard mailEnabled else { throw APIError.conflict("mail_not_configured", "this server sends no email (parleyd --smtp)") }
         let app = transcript.conversation.appID
         let hourAgo = clock.now().addingTimeInterval(-3_600)
-        if try await store.mail(conversation: id, app: app).filter({ $0.createdAt > hourAgo }).count >= Self.transcriptEmailsPerHour {
-            throw APIError.tooManyRequests("at most \(Self.transcriptEmailsPerHour) transcript emails per conversation an hour")
+        let lastHour = try await store.mail(conversation: id, app: app).map(\.createdAt).filter { $0 > hourAgo }.sorted()
+        if lastHour.count >= Self.transcriptEmailsPerHour {
+            // The next one is allowed when the oldest of the last hour's leaves the window.
+            let wait = Int(lastHour[lastHour.count - Self.transcriptEmailsPerHour].timeIntervalSince(hourAgo).rounded(.up))
+            throw APIError.tooManyRequests("at most \(Self.transcriptEmailsPerHour) transcript emails per conversation an hour", retryAfter: max(1, wait))
         }
         let appName = try await store.app(app)?.app.name ?? "Support"
         options.title = "Your conversation with \(appName)"
