@@ -102,19 +102,28 @@ public enum EventBody: Hashable, Sendable {
     }
 }
 
-/// A text message.
+/// A message: text, or a file with an optional caption.
 public struct MessageBody: Hashable, Sendable, Codable {
     /// The id the sender gave the message; sending it again is idempotent.
     public var clientMessageID: String
-    /// The text, at most ``Limits/maxMessageLength`` characters, never empty.
+    /// The text, at most ``Limits/maxMessageLength`` characters; never empty without an attachment,
+    /// and the attachment's caption (possibly empty) with one.
     public var text: String
+    /// The file the message carries, if any. Clients that predate attachments read the caption.
+    public var attachment: Attachment?
 
-    public init(clientMessageID: String, text: String) {
+    /// Creates a message body.
+    /// - Parameters:
+    ///   - clientMessageID: the sender's id for the message.
+    ///   - text: the text, or the attachment's caption.
+    ///   - attachment: the file, if any.
+    public init(clientMessageID: String, text: String, attachment: Attachment? = nil) {
         self.clientMessageID = clientMessageID
         self.text = text
+        self.attachment = attachment
     }
 
-    enum CodingKeys: String, CodingKey { case clientMessageID = "client_message_id", text }
+    enum CodingKeys: String, CodingKey { case clientMessageID = "client_message_id", text, attachment }
 }
 
 /// A participant joined.

@@ -43,9 +43,9 @@ public enum FrameText {
 extension FrameText {
     /// The stored JSON of a message event, byte for byte what `JSONEncoder` with ``ParleyJSON``'s
     /// settings writes for it, built without the encoder (a message is the event stored most);
-    /// nil for other kinds of event, which go through ``ParleyJSON``.
+    /// nil for other kinds of event and for attachments, which go through ``ParleyJSON``.
     public static func messageEvent(_ event: ConversationEvent) -> String? {
-        guard case .message(let message) = event.body else { return nil }
+        guard case .message(let message) = event.body, message.attachment == nil else { return nil }
         return #"{"author":"# + participant(event.author) + #","client_message_id":"# + quoted(message.clientMessageID)
             + #","conversation_id":"# + quoted(event.conversationID.rawValue) + #","created_at":""# + Timestamp.format(event.createdAt)
             + #"","seq":"# + String(event.seq) + #","text":"# + quoted(message.text) + #","type":"message"}"#

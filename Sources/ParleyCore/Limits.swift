@@ -12,6 +12,8 @@ public enum Limits {
     public static let maxRequestBodyBytes = 256 * 1024
     /// The longest subject of a conversation, in characters.
     public static let maxSubjectLength = 200
+    /// The longest caption of an attachment, in characters (it travels in the upload's query).
+    public static let maxCaptionLength = 1_000
     /// Longest canned response shortcut (the word typed after "/").
     public static let maxShortcutLength = 32
     /// The most custom attributes a visitor or conversation may carry, and their key and value lengths.

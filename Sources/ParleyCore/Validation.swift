@@ -28,6 +28,23 @@ public enum Validation {
         }
     }
 
+    /// Checks an attachment's caption: empty, or at most ``Limits/maxCaptionLength`` characters.
+    public static func caption(_ text: String, field: String = "caption") throws(Failure) {
+        if text.count > Limits.maxCaptionLength || text.utf8.count > 4 * Limits.maxCaptionLength {
+            throw Failure(field: field, message: "a caption has at most \(Limits.maxCaptionLength) characters")
+        }
+    }
+
+    /// Checks an attachment's file name: 1 to 255 characters, no path separators, no control
+    /// characters, not `.` or `..`. A name is refused, never repaired (it is stored as given).
+    public static func fileName(_ name: String, field: String = "name") throws(Failure) {
+        let bad = name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0.value == 0x202E }
+        guard (1...255).contains(name.count), name.utf8.count <= 1_020, !bad, name != ".", name != "..",
+              !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure(field: field, message: "a file name of 1 to 255 characters, without / \\ or control characters")
+        }
+    }
+
     /// Checks a canned response's shortcut: 1 to 32 characters of `a-z`, `0-9`, `-` and `_`.
     public static func shortcut(_ shortcut: String) throws(Failure) {
         guard (1...Limits.maxShortcutLength).contains(shortcut.utf8.count),

@@ -19,6 +19,7 @@ public struct ParleyServer: Sendable {
     /// What this node tells the other nodes on the same database (nothing when alone).
     let nodes: NodeLink
     let conversations: ConversationService
+    let attachments: AttachmentService
     /// Appearance and business hours, as the app's admins set them.
     let settings: AppSettings
     let availability: AvailabilityService
@@ -52,6 +53,9 @@ public struct ParleyServer: Sendable {
         conversations = ConversationService(
             store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, limits: limits,
             logger: logger)
+        attachments = AttachmentService(
+            store: store, conversations: conversations, scanner: configuration.malwareScanner, serverLimit: configuration.maxAttachmentBytes,
+            clock: clock, logger: logger)
         availability = AvailabilityService(store: store, settings: settings, routing: routing, clock: clock)
         let hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher, clock: clock) { [routing, hub, nodes] agent, sessionsEnded in

@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable {
     public var outbound = OutboundPolicy()
     /// The version `/health` reports.
     public var version: String = ParleyVersion.current
+    /// The largest attachment this server takes, whatever an app's policy says. Default 100 MiB.
+    public var maxAttachmentBytes: Int64 = 100 << 20
+    /// Scans every upload before it is accepted (parleyd `--clamav`). Default none.
+    public var malwareScanner: (any MalwareScanner)?
 
     /// Creates a configuration with the given token key and the defaults above.
     public init(tokenKey: Data) {

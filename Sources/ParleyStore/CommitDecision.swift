@@ -88,6 +88,8 @@ public enum StoreWrite: Sendable {
     case recordWait(QueueID, WaitEstimator.Sample)
     /// The form answered when the conversation opened.
     case saveFormAnswers(ConversationID, FormSubmission)
+    /// The row of a file sent with a message (its bytes are already stored).
+    case insertAttachment(AttachmentRecord)
     /// A side effect that must happen because of the commit, kept in the outbox with it.
     case enqueue(OutboxEntry)
 }
@@ -143,7 +145,8 @@ extension ConversationLifecycle {
 
         if case .postMessage(let post) = change, let current, let stored = context.storedMessage {
             let event = stored.event
-            guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text else {
+            guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text,
+                  event.message?.attachment?.sha256 == post.attachment?.sha256 else {
                 throw StoreError.idempotencyConflict("client_message_id \(post.clientMessageID) was used for another message")
             }
             return CommitDecision(writes: [], commit: ConversationCommit(
@@ -170,6 +173,11 @@ extension ConversationLifecycle {
         }
         if case .open(let open) = change, let submission = open.formSubmission {
             writes.append(.saveFormAnswers(conversation.id, submission))
+        }
+        if case .postMessage(let post) = change, let file = post.attachment,
+           let message = events.first(where: { $0.message?.attachment?.id == file.id }) {
+            writes.append(.insertAttachment(AttachmentRecord(
+                attachment: file, conversationID: conversation.id, appID: conversation.appID, seq: message.seq, createdAt: message.createdAt)))
         }
         if let wait = waitSample(from: current, to: conversation) {
             writes.append(.recordWait(conversation.queueID, wait))

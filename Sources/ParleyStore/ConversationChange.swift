@@ -44,16 +44,21 @@ public enum ConversationChange: Sendable {
         }
     }
 
-    /// A text message; a visitor's message into an ended conversation reopens it at `reopenRank`.
+    /// A message (text, or a file and its caption); a visitor's message into an ended
+    /// conversation reopens it at `reopenRank`.
     public struct PostMessage: Sendable {
         public var conversationID: ConversationID
         public var appID: AppID
         public var author: Participant
         public var clientMessageID: String
         public var text: String
+        /// The file, whose bytes are already in the ``BlobStore``.
+        public var attachment: Attachment?
         public var reopenRank: Int64
         public var at: Date
-        public init(conversationID: ConversationID, appID: AppID, author: Participant, clientMessageID: String, text: String, reopenRank: Int64, at: Date) {
+        public init(conversationID: ConversationID, appID: AppID, author: Participant, clientMessageID: String, text: String,
+                    attachment: Attachment? = nil, reopenRank: Int64, at: Date) {
+            self.attachment = attachment
             self.conversationID = conversationID
             self.appID = appID
             self.author = author

@@ -123,7 +123,7 @@ public enum ConversationLifecycle {
             case .system:
                 break
             }
-            events.append((post.author, .message(MessageBody(clientMessageID: post.clientMessageID, text: post.text))))
+            events.append((post.author, .message(MessageBody(clientMessageID: post.clientMessageID, text: post.text, attachment: post.attachment))))
 
         case .assign(let assign):
             guard conversation.state == .queued else {

@@ -4,7 +4,7 @@ import ParleyCore
 /// Parley's storage, at the level of the domain. SQLite and PostgreSQL implement it; one
 /// conformance suite (Tests/ParleyStoreTests) holds every implementation to the same behaviour.
 /// It is four smaller seams, one per concern, so a service names only the one it uses:
-/// ``AccountStore``, ``ConversationStore``, ``SettingsStore`` and ``OutboxStore``.
+/// ``AccountStore``, ``ConversationStore``, ``SettingsStore``, ``OutboxStore`` and ``AttachmentStore``.
 ///
 /// Rules every implementation keeps:
 /// - Every read and write is scoped by app: a row of another app is "not found".
@@ -12,7 +12,7 @@ import ParleyCore
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String

@@ -160,6 +160,21 @@ enum PostgresMigrations {
             "CREATE TABLE revoked_visitor_tokens (token_hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             "CREATE INDEX revoked_visitor_tokens_expiry ON revoked_visitor_tokens(expires_at)",
         ]),
+        // Attachments (issue 14): a row per file sent, written with its message; the bytes in
+        // chunks, so that every node serves every file with no second service.
+        ("0013-attachments", [
+            """
+            CREATE TABLE attachments (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                seq BIGINT NOT NULL, name TEXT NOT NULL, content_type TEXT NOT NULL, size BIGINT NOT NULL, sha256 TEXT NOT NULL,
+                created_at BIGINT NOT NULL, deleted_at BIGINT)
+            """,
+            "CREATE INDEX attachments_conversation ON attachments(conversation_id)",
+            "CREATE INDEX attachments_app_created ON attachments(app_id, created_at) WHERE deleted_at IS NULL",
+            "CREATE INDEX attachments_sha256 ON attachments(sha256)",
+            "CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, stored_at BIGINT NOT NULL)",
+            "CREATE TABLE blob_chunks (sha256 TEXT NOT NULL, chunk INTEGER NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (sha256, chunk))",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -220,6 +220,14 @@ extension PostgresStore {
                 """, logger: logger)
         case .saveFormAnswers(let id, let submission):
             try await insertFormAnswers(submission, conversation: id, on: connection)
+        case .insertAttachment(let record):
+            let file = record.attachment
+            try await connection.query(
+                """
+                INSERT INTO attachments (id, app_id, conversation_id, seq, name, content_type, size, sha256, created_at)
+                VALUES (\(file.id.rawValue), \(record.appID.rawValue), \(record.conversationID.rawValue), \(record.seq), \(file.name),
+                    \(file.contentType), \(file.size), \(file.sha256), \(Timestamp.millis(record.createdAt)))
+                """, logger: logger)
         case .enqueue(let entry):
             try await connection.query(
                 """

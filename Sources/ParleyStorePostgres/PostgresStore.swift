@@ -67,6 +67,8 @@ public final class PostgresStore: ParleyStore {
 
     let client: PostgresClient
     let logger: Logger
+    /// Attachments' bytes, in chunks in the database.
+    public var blobs: any BlobStore { PostgresBlobStore(store: self) }
     /// This process among the nodes sharing the database: notices carry it, so a node skips its own.
     let nodeID = String(UUID().uuidString.lowercased().prefix(13))
     /// How to open a connection outside the pool (the notice listener's).

@@ -252,6 +252,27 @@ enum SQLiteMigrations {
                 CREATE INDEX revoked_visitor_tokens_expiry ON revoked_visitor_tokens(expires_at);
                 """)
         }
+        // Attachments (issue 14): a row per file sent, written with its message; the bytes are
+        // files beside the database (FileBlobStore), named by their SHA-256.
+        migrator.registerMigration("0013-attachments") { db in
+            try db.execute(sql: """
+                CREATE TABLE attachments (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    seq INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    content_type TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    deleted_at INTEGER
+                );
+                CREATE INDEX attachments_conversation ON attachments(conversation_id);
+                CREATE INDEX attachments_app_created ON attachments(app_id, created_at) WHERE deleted_at IS NULL;
+                CREATE INDEX attachments_sha256 ON attachments(sha256);
+                """)
+        }
         return migrator
     }
 }

@@ -100,6 +100,15 @@ extension SQLiteStore {
                 .execute(arguments: [queue.rawValue, Timestamp.millis(sample.queuedAt), Timestamp.millis(sample.assignedAt)])
         case .saveFormAnswers(let id, let submission):
             try insertFormAnswers(submission, conversation: id, in: db)
+        case .insertAttachment(let record):
+            let file = record.attachment
+            try db.cachedStatement(sql: """
+                INSERT INTO attachments (id, app_id, conversation_id, seq, name, content_type, size, sha256, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    file.id.rawValue, record.appID.rawValue, record.conversationID.rawValue, record.seq, file.name, file.contentType,
+                    file.size, file.sha256, Timestamp.millis(record.createdAt),
+                ])
         case .enqueue(let entry):
             try db.cachedStatement(sql: """
                 INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at)

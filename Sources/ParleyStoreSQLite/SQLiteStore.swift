@@ -27,6 +27,8 @@ public final class SQLiteStore: ParleyStore {
     }
 
     let pool: DatabasePool
+    /// Attachments' bytes, in `<database path>-attachments`.
+    public let blobs: any BlobStore
     let committer: GroupCommitter
     let checkpointer: WALCheckpointer
     let logger: Logger
@@ -53,6 +55,7 @@ public final class SQLiteStore: ParleyStore {
             }
         }
         pool = try DatabasePool(path: path, configuration: config)
+        blobs = try FileBlobStore(root: URL(fileURLWithPath: path + "-attachments", isDirectory: true))
         try SQLiteMigrations.makeMigrator().migrate(pool)
         storedEpoch = try pool.write { db in
             if let epoch = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") {

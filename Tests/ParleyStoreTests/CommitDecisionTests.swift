@@ -23,6 +23,7 @@ struct CommitDecisionTests {
         case .recordWait: "wait sample"
         case .saveFormAnswers(_, let submission): "form \(submission.kind.rawValue)"
         case .enqueue(let entry): "outbox \(entry.kind) \(entry.seq)"
+        case .insertAttachment(let record): "attachment \(record.seq)"
         }
     }
 
@@ -47,10 +48,12 @@ struct CommitDecisionTests {
                       assignedAgentName: "Ada")
     }
 
-    static func post(_ author: Participant, id: String = "c1", text: String = "hi") -> ConversationChange {
+    static func post(_ author: Participant, id: String = "c1", text: String = "hi", file: ParleyCore.Attachment? = nil) -> ConversationChange {
         .postMessage(.init(conversationID: T.conversationID, appID: T.app, author: author, clientMessageID: id, text: text,
-                           reopenRank: T.reopenRank, at: later))
+                           attachment: file, reopenRank: T.reopenRank, at: later))
     }
+
+    static let file = ParleyCore.Attachment(id: .generate(), name: "a.png", contentType: "image/png", size: 10, sha256: String(repeating: "a", count: 64))
 
     static var storedMessage: (ConversationEvent, String) {
         let event = ConversationEvent(conversationID: T.conversationID, seq: 3, createdAt: T.opened, author: T.visitor,
@@ -89,6 +92,12 @@ struct CommitDecisionTests {
         Row("message reopens", post(T.visitor), stored(.ended), writes: [
             "update conversation queued agent - rank \(T.reopenRank) seq 7", "event 6 state_changed", "event 7 message",
         ]),
+        Row("message with a file", post(T.visitor, text: "", file: file), stored(.assigned), writes: ["touch seq 6", "attachment 6", "event 6 message"]),
+        Row("a file resent as another file", post(T.visitor, file: file), {
+            var context = stored(.assigned)
+            context.storedMessage = storedMessage
+            return context
+        }(), refused: .idempotencyConflict),
         Row("message by an agent not assigned", post(T.otherAgent), stored(.assigned), refused: .invalidState),
         Row("message into another visitor's conversation", post(T.otherVisitor), stored(.assigned), refused: .notFound),
         Row("message into no conversation", post(T.visitor), CommitContext(current: nil, currentRank: nil), refused: .notFound),

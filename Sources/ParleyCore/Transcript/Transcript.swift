@@ -49,7 +49,13 @@ public struct Transcript: Hashable, Sendable {
         let notice: String
         switch event.body {
         case .message(let message):
-            return Line(time: event.createdAt, content: .message(author: event.author, text: message.text))
+            guard let file = message.attachment else {
+                return Line(time: event.createdAt, content: .message(author: event.author, text: message.text))
+            }
+            // A transcript lists a file by name and size; its bytes stay on the server.
+            let listing = "[file: \(file.name), \(file.readableSize)]"
+            return Line(time: event.createdAt, content: .message(
+                author: event.author, text: message.text.isEmpty ? listing : listing + "\n" + message.text))
         case .read:
             return nil
         case .participantJoined(let joined):

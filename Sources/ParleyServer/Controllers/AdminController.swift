@@ -134,11 +134,18 @@ struct AdminController {
         }
     }
 
+    /// The `:app` of an admin route, when the caller administers it (``ParleyRequestContext/administeredApp(in:)``).
+    func administeredApp(_ context: ParleyRequestContext) async throws -> AppID {
+        try await context.administeredApp(in: store)
+    }
+}
+
+extension ParleyRequestContext {
     /// The `:app` of an admin route, when the caller administers it. Another app is a 404, as if
     /// it did not exist; a plain agent of this app is a 403.
-    func administeredApp(_ context: ParleyRequestContext) async throws -> AppID {
-        let caller = try context.requireCaller()
-        let app: AppID = try context.identifier("app", notFound: "app not found")
+    func administeredApp(in store: any ParleyStore) async throws -> AppID {
+        let caller = try requireCaller()
+        let app: AppID = try identifier("app", notFound: "app not found")
         switch caller {
         case .operator:
             guard try await store.app(app) != nil else { throw APIError.notFound("app not found") }

@@ -120,9 +120,9 @@ struct ConversationService: Sendable {
     }
 
     /// Stores a text message (idempotent by client message id) and returns the commit.
-    func send(_ id: ConversationID, clientMessageID: String, text: String, by caller: Caller) async throws -> ConversationCommit {
+    func send(_ id: ConversationID, clientMessageID: String, text: String, attachment: Attachment? = nil, by caller: Caller) async throws -> ConversationCommit {
         try Validation.clientMessageID(clientMessageID)
-        try Validation.messageText(text)
+        if attachment == nil { try Validation.messageText(text) } else { try Validation.caption(text) }
         guard let app = caller.appID else { throw APIError.notFound("conversation not found") }
         if case .visitor(let visitor) = caller { try limits.message(from: visitor.visitorID) }
         // No read before the commit: the store scopes by app and refuses a visitor who is not the
@@ -130,7 +130,7 @@ struct ConversationService: Sendable {
         let now = clock.now()
         return try await committer.commit(.postMessage(.init(
             conversationID: id, appID: app, author: caller.participant, clientMessageID: clientMessageID,
-            text: text, reopenRank: RoutingState.rank(at: now), at: now)))
+            text: text, attachment: attachment, reopenRank: RoutingState.rank(at: now), at: now)))
     }
 
     /// Ends a conversation (a visitor's end while queued cancels it). Ending an ended one changes nothing.

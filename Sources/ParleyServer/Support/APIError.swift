@@ -14,15 +14,19 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     public let fields: [FormValidationErrors.FieldError]?
     /// With `too_many_requests`: seconds until a try can succeed, sent as `Retry-After`.
     public let retryAfter: Int?
+    /// Headers the answer carries besides the JSON (416's `Content-Range`).
+    public let headers: HTTPFields
 
     public init(
-        status: HTTPResponse.Status, code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil, retryAfter: Int? = nil
+        status: HTTPResponse.Status, code: String, message: String, fields: [FormValidationErrors.FieldError]? = nil, retryAfter: Int? = nil,
+        headers: HTTPFields = [:]
     ) {
         self.status = status
         self.code = code
         self.message = message
         self.fields = fields
         self.retryAfter = retryAfter
+        self.headers = headers
     }
 
     /// 400 `invalid_form`: answers a form refuses, each field with its code (`required`, `invalid_email`…).
@@ -67,7 +71,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = try ParleyJSON.encode(body)
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
