@@ -69,6 +69,25 @@ extension OpenAPIDocumentTests {
                                body: Data(repeating: UInt8(ascii: " "), count: Limits.maxRequestBodyBytes + 1), token: visitor)
             try await api.call(201, "POST", "/v1/conversations/{id}/messages", conversation,
                                json: SendMessageRequest(clientMessageID: "a-1", text: "Hi Ada"), token: agent.token)
+            // Files: sent, downloaded whole and in part, refused.
+            let octets = ["Content-Type": "application/octet-stream"]
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 100))
+            let file = try await api.call(201, "POST", "/v1/conversations/{id}/attachments", conversation, query: "?name=a.png&client_message_id=f-1&caption=hi",
+                                          body: png, token: visitor, headers: octets).decode(SendMessageResponse.self)
+            try await api.call(200, "POST", "/v1/conversations/{id}/attachments", conversation, query: "?name=a.png&client_message_id=f-1&caption=hi",
+                               body: png, token: visitor, headers: octets)
+            try await api.call(415, "POST", "/v1/conversations/{id}/attachments", conversation, query: "?name=a.pdf&client_message_id=f-2",
+                               body: png, token: visitor, headers: octets)
+            try await api.call(400, "POST", "/v1/conversations/{id}/attachments", conversation, query: "?client_message_id=f-3", body: png, token: visitor)
+            let attachment = conversation.merging(["attachment": try #require(file.event.message?.attachment?.id.rawValue)]) { $1 }
+            try await api.call(200, "GET", "/v1/conversations/{id}/attachments/{attachment}", attachment, token: agent.token)
+            try await api.call(206, "GET", "/v1/conversations/{id}/attachments/{attachment}", attachment, token: visitor, headers: ["Range": "bytes=0-9"])
+            try await api.call(416, "GET", "/v1/conversations/{id}/attachments/{attachment}", attachment, token: visitor, headers: ["Range": "bytes=500-"])
+            try await api.call(404, "GET", "/v1/conversations/{id}/attachments/{attachment}", conversation.merging(["attachment": "att_nonsense"]) { $1 }, token: visitor)
+            try await api.call(200, "GET", "/v1/attachments/policy", token: visitor)
+            try await api.call(200, "GET", "/v1/admin/apps/{app}/attachments", app, token: admin)
+            try await api.call(200, "PUT", "/v1/admin/apps/{app}/attachments", app, json: AttachmentPolicy(maxBytes: 5 << 20), token: admin)
+            try await api.call(400, "PUT", "/v1/admin/apps/{app}/attachments", app, json: AttachmentPolicy(allowedTypes: ["not a type"]), token: admin)
             try await api.call(204, "POST", "/v1/conversations/{id}/typing", conversation, json: TypingRequest(isTyping: true), token: visitor)
             try await api.call(204, "POST", "/v1/conversations/{id}/read", conversation, json: ReadRequest(seq: 3), token: visitor)
             try await api.call(409, "POST", "/v1/conversations/{id}/read", conversation, json: ReadRequest(seq: 999), token: visitor)

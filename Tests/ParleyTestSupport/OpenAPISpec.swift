@@ -57,7 +57,9 @@ public struct OpenAPISpec: Sendable {
             return body.isEmpty ? [] : ["\(label): documented without a body, answered \(body.count) bytes"]
         }
         let mediaType = contentType.map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) } ?? ""
-        guard let media = content[mediaType] else { return ["\(label): content type \(mediaType) not documented"] }
+        // A documented range (`*/*`, `image/*`) covers the types in it, as OpenAPI says.
+        let family = mediaType.split(separator: "/").first.map { "\($0)/*" } ?? ""
+        guard let media = content[mediaType] ?? content[family] ?? content["*/*"] else { return ["\(label): content type \(mediaType) not documented"] }
         guard mediaType == "application/json", let schema = media["schema"] else { return [] }
         guard let value = try? JSONValue.parse(body) else { return ["\(label): the body is not JSON"] }
         return validator.problems(value, against: schema).map { "\(label): \($0)" }
