@@ -36,6 +36,23 @@ public struct NIOHTTPTransport: HTTPTransport {
     }
 
     public func send(_ request: URLRequest, pinnedKeys: [PublicKeyPin]) async throws -> (Data, HTTPURLResponse) {
+        try await exchange(request, body: .data(request.httpBody ?? Data()), sink: .memory, pinnedKeys: pinnedKeys)
+    }
+
+    /// Streams the file as the body, a chunk at a time (a large file never sits in memory).
+    public func upload(_ request: URLRequest, fromFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse) {
+        try await exchange(request, body: .file(file, progress), sink: .memory, pinnedKeys: pinnedKeys)
+    }
+
+    /// Streams a success's body into the file, a chunk at a time.
+    public func download(_ request: URLRequest, toFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse) {
+        try await exchange(request, body: .data(Data()), sink: .file(file, progress), pinnedKeys: pinnedKeys)
+    }
+
+    private func exchange(_ request: URLRequest, body: HTTPExchange.Body, sink: HTTPExchange.Sink, pinnedKeys: [PublicKeyPin]) async throws
+        -> (Data, HTTPURLResponse) {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else {
             throw ParleyError.invalidInput("not an http:// or https:// URL: \(request.url?.absoluteString ?? "none")")
@@ -44,7 +61,8 @@ public struct NIOHTTPTransport: HTTPTransport {
         let isTLS = scheme == "https"
         let tls = isTLS ? try ClientTLS(trust: trust, pins: pinnedKeys) : nil
         let verdict = TLSVerdict()
-        let exchange = HTTPExchange(url: url, host: host, port: url.port ?? (isTLS ? 443 : 80), request: request, maxResponseBytes: maxResponseBytes)
+        let exchange = HTTPExchange(url: url, host: host, port: url.port ?? (isTLS ? 443 : 80), request: request, body: body, sink: sink,
+                                    maxResponseBytes: maxResponseBytes)
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         do {
             return try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
@@ -69,10 +87,28 @@ public struct NIOHTTPTransport: HTTPTransport {
 
 /// One request and its response on a connection of its own.
 struct HTTPExchange: Sendable {
+    /// Where the request's body comes from.
+    enum Body: Sendable {
+        case data(Data)
+        /// Read in chunks, reporting the bytes sent.
+        case file(URL, @Sendable (Int64) -> Void)
+    }
+
+    /// Where a success's body goes (an error's always comes back in memory).
+    enum Sink: Sendable {
+        case memory
+        /// Appended in chunks, reporting the bytes received.
+        case file(URL, @Sendable (Int64) -> Void)
+    }
+
+    static let chunkSize = 256 << 10
+
     let url: URL
     let host: String
     let port: Int
     let request: URLRequest
+    let body: Body
+    let sink: Sink
     let maxResponseBytes: Int
 
     var endpoint: String { "\(host):\(port)" }
@@ -87,23 +123,55 @@ struct HTTPExchange: Sendable {
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            let body = request.httpBody ?? Data()
-            try await outbound.write(.head(head(bodyLength: body.count)))
-            if !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            switch body {
+            case .data(let data):
+                try await outbound.write(.head(head(bodyLength: Int64(data.count))))
+                if !data.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: data)))) }
+            case .file(let file, let progress):
+                let handle = try FileHandle(forReadingFrom: file)
+                defer { try? handle.close() }
+                let size = Int64(try handle.seekToEnd())
+                try handle.seek(toOffset: 0)
+                try await outbound.write(.head(head(bodyLength: size)))
+                var sent: Int64 = 0
+                while let chunk = try handle.read(upToCount: Self.chunkSize), !chunk.isEmpty {
+                    try Task.checkCancellation()
+                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+                    sent += Int64(chunk.count)
+                    progress(sent)
+                }
+            }
             try await outbound.write(.end(nil))
 
             var responseHead: HTTPResponseHead?
             var received = ByteBuffer()
+            var written: Int64 = 0
+            var output: FileHandle?
+            defer { try? output?.close() }
             for try await part in inbound {
                 switch part {
                 case .head(let head):
                     responseHead = head
+                    if case .file(let file, _) = sink, (200..<300).contains(head.status.code) {
+                        if !FileManager.default.fileExists(atPath: file.path) {
+                            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+                        }
+                        output = try FileHandle(forWritingTo: file)
+                        try output?.seekToEnd()
+                    }
                 case .body(var chunk):
+                    if let output, case .file(_, let progress) = sink {
+                        try output.write(contentsOf: Data(chunk.readableBytesView))
+                        written += Int64(chunk.readableBytes)
+                        progress(written)
+                        continue
+                    }
                     guard received.readableBytes + chunk.readableBytes <= maxResponseBytes else {
                         throw ParleyError.network("the answer from \(endpoint) is larger than \(maxResponseBytes) bytes")
                     }
                     received.writeBuffer(&chunk)
                 case .end:
+                    try output?.synchronize()
                     guard let responseHead else { throw ParleyError.network("no HTTP answer from \(endpoint)") }
                     return (Data(received.readableBytesView), try response(responseHead))
                 }
@@ -112,7 +180,7 @@ struct HTTPExchange: Sendable {
         }
     }
 
-    private func head(bodyLength: Int) -> HTTPRequestHead {
+    private func head(bodyLength: Int64) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         let hostLiteral = host.contains(":") ? "[\(host)]" : host
         let defaultPort = url.scheme?.lowercased() == "https" ? 443 : 80

@@ -25,7 +25,13 @@ public actor ParleyClient {
     let logger: Logger
     private let link: RealtimeLink
     private var secrets: StoredSecrets?
-    private var outbox = OutboxMachine()
+    var outbox = OutboxMachine()
+    /// The uploads of files in the outbox under way, by client message id.
+    var uploads: [String: Task<Void, Never>] = [:]
+    /// Who listens to each upload's progress.
+    var uploadObservers: [String: [UUID: AsyncStream<FileProgress>.Continuation]] = [:]
+    /// The app's attachment policy as last read from the server.
+    var cachedPolicy: AttachmentPolicy?
     /// The store epoch the held seqs belong to (the history itself lives in `snapshots` and storage).
     var epoch: String?
     /// Every known conversation; one restored from storage holds its events only once they are
@@ -154,6 +160,7 @@ public actor ParleyClient {
     private func wipe() throws {
         let deviceID = secrets?.deviceID ?? UUID().uuidString.lowercased()
         snapshots = [:]
+        try? FileManager.default.removeItem(at: outgoingFolder)
         if let files = storage as? FileStorage, ownsStorage {
             // A verified user's folder is theirs alone; the device's own folder keeps the device id.
             if configuration.identity.userID != nil { files.removeAll() } else { try files.removeHistoryAndOutbox(keepingDeviceID: deviceID) }
@@ -347,7 +354,7 @@ public actor ParleyClient {
 
     // MARK: Session
 
-    private func token(renew: Bool) async throws -> String {
+    func token(renew: Bool) async throws -> String {
         guard var secrets else { throw ParleyError.stopped }
         // A stored token serves only the identity it was issued to: an app that signs a user in
         // (or out) gets a new session, never the previous one's.
@@ -465,7 +472,7 @@ public actor ParleyClient {
         }
     }
 
-    private func perform(_ actions: [OutboxMachine.Action]) async throws {
+    func perform(_ actions: [OutboxMachine.Action]) async throws {
         for action in actions {
             switch action {
             case .store(let item):
@@ -474,12 +481,17 @@ public actor ParleyClient {
                 try storage.updateOutbox(item)
             case .remove(let clientMessageID):
                 try storage.removeOutbox(clientMessageID: clientMessageID)
+            case .transmit(let item) where item.file != nil:
+                // A file goes over HTTP (the socket carries text); its answer acknowledges it.
+                startUpload(item)
             case .transmit(let item):
                 try? await link.send(.send(.init(ref: item.clientMessageID, conversationID: item.conversationID,
                                                  clientMessageID: item.clientMessageID, text: item.text)))
             case .delivered(let item, let event):
+                if let file = item.file { removeOutgoingCopy(file) }
                 emit(.delivered(ChatMessage(id: item.clientMessageID, seq: event.seq, text: item.text, author: event.author,
-                                            createdAt: event.createdAt, deliveryState: .sent, isMine: true), in: item.conversationID))
+                                            createdAt: event.createdAt, deliveryState: .sent, isMine: true, attachment: event.message?.attachment),
+                                in: item.conversationID))
             case .failed(let item, let reason):
                 emit(.failed(ChatMessage(id: item.clientMessageID, seq: nil, text: item.text, author: .visitor(visitorID ?? VisitorID(rawValue: ""), name: nil),
                                          createdAt: item.createdAt, deliveryState: .failed(reason), isMine: true), in: item.conversationID))
@@ -508,7 +520,7 @@ public actor ParleyClient {
         return model
     }
 
-    private func publish(_ id: ConversationID) async {
+    func publish(_ id: ConversationID) async {
         guard let snapshot = snapshots[id] else { return }
         if let model = models[id] {
             let pending = outbox.items

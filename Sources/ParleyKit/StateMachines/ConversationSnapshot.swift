@@ -177,13 +177,14 @@ public struct ConversationSnapshot: Sendable, Hashable {
             guard let body = event.message else { return nil }
             return ChatMessage(
                 id: body.clientMessageID, seq: event.seq, text: body.text, author: event.author, createdAt: event.createdAt,
-                deliveryState: .sent, isMine: event.author.role == .visitor && event.author.id == visitor?.rawValue)
+                deliveryState: .sent, isMine: event.author.role == .visitor && event.author.id == visitor?.rawValue, attachment: body.attachment)
         }
         let stored = Set(messages.map(\.id))
         for item in pending where item.conversationID == id && !stored.contains(item.clientMessageID) {
             messages.append(ChatMessage(
                 id: item.clientMessageID, seq: nil, text: item.text, author: .visitor(visitor ?? VisitorID(rawValue: ""), name: nil),
-                createdAt: item.createdAt, deliveryState: item.failure.map(ChatMessage.DeliveryState.failed) ?? .pending, isMine: true))
+                createdAt: item.createdAt, deliveryState: item.failure.map(ChatMessage.DeliveryState.failed) ?? .pending, isMine: true,
+                outgoingFile: item.file))
         }
         return messages
     }
@@ -215,4 +216,32 @@ public struct ChatMessage: Identifiable, Hashable, Sendable {
     public var deliveryState: DeliveryState
     /// True for the visitor's own messages.
     public var isMine: Bool
+    /// The file the message carries, once the server has it (its `text` is then the caption).
+    public var attachment: Attachment?
+    /// The file of a message still in the outbox (its `text` is the caption).
+    public var outgoingFile: OutgoingFile?
+
+    /// A message as a chat screen shows it.
+    /// - Parameters:
+    ///   - id: the client message id.
+    ///   - seq: the server's seq, once stored.
+    ///   - text: the text, or a file's caption.
+    ///   - author: who wrote it.
+    ///   - createdAt: when it was written.
+    ///   - deliveryState: pending, sent or failed.
+    ///   - isMine: true for the visitor's own.
+    ///   - attachment: the stored file, if any.
+    ///   - outgoingFile: the file waiting in the outbox, if any.
+    public init(id: String, seq: Int64?, text: String, author: Participant, createdAt: Date, deliveryState: DeliveryState, isMine: Bool,
+                attachment: Attachment? = nil, outgoingFile: OutgoingFile? = nil) {
+        self.id = id
+        self.seq = seq
+        self.text = text
+        self.author = author
+        self.createdAt = createdAt
+        self.deliveryState = deliveryState
+        self.isMine = isMine
+        self.attachment = attachment
+        self.outgoingFile = outgoingFile
+    }
 }

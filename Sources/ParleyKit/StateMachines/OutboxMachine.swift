@@ -74,11 +74,18 @@ public struct OutboxMachine: Sendable {
         return [.update(items[index])] + dispatch()
     }
 
-    /// The app gives up a failed message.
+    /// The app gives up a failed message, or a file whose upload it cancels.
     public mutating func discard(_ clientMessageID: String) -> [Action] {
-        guard let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID && $0.failure != nil }) else { return [] }
+        guard let index = items.firstIndex(where: { $0.clientMessageID == clientMessageID && ($0.failure != nil || $0.file != nil) }) else { return [] }
+        inFlight.remove(clientMessageID)
         items.remove(at: index)
         return [.remove(clientMessageID: clientMessageID)] + dispatch()
+    }
+
+    /// Sends again what waits and is not in flight (after a file's upload failed for a while,
+    /// with the socket still open).
+    public mutating func resend() -> [Action] {
+        dispatch()
     }
 
     /// Sends the first waiting message of each conversation that has none in flight. A failed

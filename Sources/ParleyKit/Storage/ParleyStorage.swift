@@ -112,6 +112,32 @@ public struct StoredSecrets: Codable, Sendable, Hashable {
     }
 }
 
+/// A file waiting in the outbox: a copy the client keeps until the server has it, so that an app
+/// killed mid-upload sends it when it next starts.
+public struct OutgoingFile: Codable, Sendable, Hashable {
+    /// The copy's file name in the storage's `outbox-files` folder.
+    public var storedName: String
+    /// The name sent with it.
+    public var name: String
+    /// Its size in bytes.
+    public var size: Int64
+    /// Its type as the device decided it from its bytes (the server decides again).
+    public var contentType: String
+
+    /// A file of the outbox.
+    /// - Parameters:
+    ///   - storedName: the copy's name in the outbox folder.
+    ///   - name: the name sent with it.
+    ///   - size: its size in bytes.
+    ///   - contentType: its type, decided from its bytes.
+    public init(storedName: String, name: String, size: Int64, contentType: String) {
+        self.storedName = storedName
+        self.name = name
+        self.size = size
+        self.contentType = contentType
+    }
+}
+
 /// A message accepted by `send` and not yet acknowledged by the server.
 public struct OutboxItem: Codable, Sendable, Hashable {
     /// The id `send` gave the message; the server's idempotency key.
@@ -124,9 +150,12 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     public var createdAt: Date
     /// Set when the server refused the message for good (too long, conversation gone…).
     public var failure: String?
+    /// The file the message sends (then `text` is its caption); nil for a text message.
+    public var file: OutgoingFile?
 
     /// An outbox entry.
-    public init(clientMessageID: String, conversationID: ConversationID, text: String, createdAt: Date, failure: String? = nil) {
+    public init(clientMessageID: String, conversationID: ConversationID, text: String, createdAt: Date, failure: String? = nil, file: OutgoingFile? = nil) {
+        self.file = file
         self.clientMessageID = clientMessageID
         self.conversationID = conversationID
         self.text = text

@@ -15,6 +15,65 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: when no answer came (the caller reports it as a network error), or a
     ///   ``ParleyError`` of its own (a pin it cannot check, a key that is not pinned).
     func send(_ request: URLRequest, pinnedKeys: [PublicKeyPin]) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends a request whose body is a file, reporting the bytes sent.
+    /// - Parameters:
+    ///   - request: the request, without a body.
+    ///   - file: the body.
+    ///   - pinnedKeys: as for ``send(_:pinnedKeys:)``.
+    ///   - progress: called with the bytes sent so far.
+    /// - Returns: the response's body and head.
+    func upload(_ request: URLRequest, fromFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse)
+
+    /// Receives a response's body into a file (appending to what it holds), reporting the bytes
+    /// received; a response that is not a success is returned with its body in memory instead.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - file: where a success's body goes (appended).
+    ///   - pinnedKeys: as for ``send(_:pinnedKeys:)``.
+    ///   - progress: called with the bytes received so far.
+    /// - Returns: the response's head, and the body of an error answer.
+    func download(_ request: URLRequest, toFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse)
+}
+
+extension HTTPTransport {
+    /// The file read whole into the request (a transport that cannot stream a file).
+    public func upload(_ request: URLRequest, fromFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse) {
+        var request = request
+        request.httpBody = try Data(contentsOf: file)
+        let answer = try await send(request, pinnedKeys: pinnedKeys)
+        progress(Int64(request.httpBody?.count ?? 0))
+        return answer
+    }
+
+    /// The answer received whole, then written (a transport that cannot stream to a file).
+    public func download(_ request: URLRequest, toFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse) {
+        let (data, response) = try await send(request, pinnedKeys: pinnedKeys)
+        guard (200..<300).contains(response.statusCode) else { return (data, response) }
+        try FileAppender.append(data, to: file)
+        progress(Int64(data.count))
+        return (Data(), response)
+    }
+}
+
+/// Appends bytes to a file, creating it (0600) when missing, and syncs it.
+enum FileAppender {
+    static func append(_ data: Data, to file: URL) throws {
+        if !FileManager.default.fileExists(atPath: file.path) {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw ParleyError.storage("cannot create \(file.lastPathComponent)")
+            }
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+    }
 }
 
 /// ParleyKit's HTTP on URLSession: data tasks work on every platform.
