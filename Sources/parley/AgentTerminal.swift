@@ -6,7 +6,7 @@ import ParleyKitNIO
 /// `parley agent` at work: an AgentClient, routed conversations printed, typed lines answered.
 ///
 /// Plain lines go to the current conversation (the one last assigned, or picked with /switch).
-/// Commands: /list, /switch N, /accept ID, /end, /online, /away, /quit.
+/// Commands: /list, /switch N, /accept ID, /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit.
 struct AgentTerminal {
     let command: AgentCommand
 
@@ -48,7 +48,7 @@ struct AgentTerminal {
         switch words[0] {
         case "/quit": return false
         case "/help":
-            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /end, /online, /away, /quit; anything else is sent")
+            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit; anything else is sent")
         case "/list":
             for (index, conversation) in await desk.conversations.enumerated() {
                 TerminalIO.say("  \(index + 1). \(conversation.id) \(conversation.subject ?? "")")
@@ -91,6 +91,22 @@ struct AgentTerminal {
             }
             await desk.ended(current.id)
             TerminalIO.say("· transferred \(current.id) to \(target)")
+        case "/attach":
+            guard let current = await desk.current else { return noConversation() }
+            guard words.count == 2, let (path, caption) = ReceivedFiles.parseAttach(words[1]) else {
+                TerminalIO.say("· /attach takes a file's path, then optionally -- and a caption")
+                return true
+            }
+            let event = try await client.sendFile(at: URL(fileURLWithPath: path), caption: caption, in: current.id)
+            TerminalIO.say("· sent \(event.message?.attachment?.name ?? path)")
+        case "/save":
+            guard words.count == 2, let (number, path) = ReceivedFiles.parseSave(words[1]), let file = await desk.files.file(number) else {
+                TerminalIO.say("· /save takes the number of a file shown, then optionally a path")
+                return true
+            }
+            let destination = ReceivedFiles.destination(for: file.attachment, path: path)
+            try await client.download(file.attachment, in: file.conversation, to: destination)
+            TerminalIO.say("· saved \(destination.path)")
         case "/online", "/away":
             try await client.setAvailability(words[0] == "/online" ? .online : .away)
             TerminalIO.say("· you are \(words[0].dropFirst())")
@@ -110,6 +126,8 @@ struct AgentTerminal {
 /// The agent's conversations in the terminal, and which one typed lines go to.
 actor Desk {
     private(set) var conversations: [Conversation] = []
+    /// The files visitors sent, for `/save`.
+    let files = ReceivedFiles()
     private var selected: Int?
 
     var current: Conversation? { selected.flatMap { conversations.indices.contains($0) ? conversations[$0] : nil } }
@@ -135,7 +153,7 @@ actor Desk {
         return true
     }
 
-    func show(_ event: AgentClient.Event, me: AgentID) {
+    func show(_ event: AgentClient.Event, me: AgentID) async {
         switch event {
         case .conversation(let conversation):
             if conversation.state == .assigned, conversation.agentID == me { assigned(conversation) }
@@ -150,7 +168,12 @@ actor Desk {
         case .event(let event):
             guard case .message(let message) = event.body, event.author.role == .visitor else { return }
             let number = (conversations.firstIndex { $0.id == event.conversationID } ?? -1) + 1
-            TerminalIO.say("[\(number)] \(event.author.name ?? "visitor"): \(message.text)")
+            if let attachment = message.attachment {
+                let line = await files.arrived(attachment, in: event.conversationID)
+                TerminalIO.say("[\(number)] \(event.author.name ?? "visitor") sent a \(line)\(message.text.isEmpty ? "" : ": \(message.text)")")
+            } else {
+                TerminalIO.say("[\(number)] \(event.author.name ?? "visitor"): \(message.text)")
+            }
         case .note(let note):
             guard note.author.id != me.rawValue else { return }
             let number = (conversations.firstIndex { $0.id == note.conversationID } ?? -1) + 1

@@ -55,13 +55,19 @@ struct ChatTerminal {
             }
         }
         let conversation = try await client.conversation(conversationID)
-        TerminalIO.say("· conversation \(conversationID) (\(await conversation.state.rawValue)); type a message and Enter, /end to end")
+        TerminalIO.say("· conversation \(conversationID) (\(await conversation.state.rawValue)); type a message and Enter, /attach PATH [-- caption] to send a file, /save N [PATH] to keep one, /end to end")
+        let files = ReceivedFiles()
         for message in await conversation.messages {
-            TerminalIO.say("\(message.isMine ? "you" : (message.author.name ?? "agent")): \(message.text)")
+            let who = message.isMine ? "you" : (message.author.name ?? "agent")
+            if let attachment = message.attachment {
+                TerminalIO.say("\(who) sent a \(await files.arrived(attachment, in: conversationID))\(message.text.isEmpty ? "" : ": \(message.text)")")
+            } else {
+                TerminalIO.say("\(who): \(message.text)")
+            }
         }
 
         let printer = Task {
-            for await event in events { Self.print(event, in: conversationID) }
+            for await event in events { await Self.print(event, in: conversationID, files: files) }
         }
         defer { printer.cancel() }
         while let line = await prompter.lines.next() {
@@ -75,9 +81,27 @@ struct ChatTerminal {
                 break
             }
             do {
-                try await client.send(text, in: conversationID)
+                if text.hasPrefix("/attach") {
+                    guard let (path, caption) = ReceivedFiles.parseAttach(String(text.dropFirst("/attach".count))) else {
+                        TerminalIO.say("· /attach takes a file's path, then optionally -- and a caption")
+                        continue
+                    }
+                    let message = try await client.sendFile(at: URL(fileURLWithPath: path), caption: caption, in: conversationID)
+                    TerminalIO.say("· sending \(message.outgoingFile?.name ?? path) (\(Attachment.readableSize(message.outgoingFile?.size ?? 0)))")
+                } else if text.hasPrefix("/save") {
+                    guard let (number, path) = ReceivedFiles.parseSave(String(text.dropFirst("/save".count)).trimmingCharacters(in: .whitespaces)),
+                          let file = await files.file(number) else {
+                        TerminalIO.say("· /save takes the number of a file shown, then optionally a path")
+                        continue
+                    }
+                    let destination = ReceivedFiles.destination(for: file.attachment, path: path)
+                    for try await _ in await client.download(file.attachment, in: file.conversation, to: destination) {}
+                    TerminalIO.say("· saved \(destination.path)")
+                } else {
+                    try await client.send(text, in: conversationID)
+                }
             } catch let error as ParleyError {
-                TerminalIO.say("· not sent: \(error.message)")
+                TerminalIO.say("· \(text.hasPrefix("/save") ? "not saved" : "not sent"): \(error.message)")
             }
         }
         // Let the outbox deliver what was typed last before leaving (bounded).
@@ -157,14 +181,19 @@ struct ChatTerminal {
         }
     }
 
-    static func print(_ event: ParleyEvent, in conversation: ConversationID) {
+    static func print(_ event: ParleyEvent, in conversation: ConversationID, files: ReceivedFiles) async {
         switch event {
         case .queuePosition(let position, conversation):
             TerminalIO.say("· waiting for an agent: position \(position) in the queue")
         case .event(let event) where event.conversationID == conversation:
             switch event.body {
             case .message(let message) where event.author.role != .visitor:
-                TerminalIO.say("\(event.author.name ?? "agent"): \(message.text)")
+                if let attachment = message.attachment {
+                    let line = await files.arrived(attachment, in: event.conversationID)
+                    TerminalIO.say("\(event.author.name ?? "agent") sent a \(line)\(message.text.isEmpty ? "" : ": \(message.text)")")
+                } else {
+                    TerminalIO.say("\(event.author.name ?? "agent"): \(message.text)")
+                }
             case .participantJoined(let joined):
                 TerminalIO.say("· \(joined.participant.name ?? "an agent") joined")
             case .participantLeft(let left):

@@ -46,6 +46,47 @@ struct CLISessionTests {
         }
     }
 
+    @Test func filesGoBothWays_withAttach_andAreKeptWithSave() async throws {
+        try await withServer { server in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-files-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("saved"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = Data("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n".utf8)
+            try report.write(to: folder.appendingPathComponent("report.pdf"))
+            let notes = Data("order 42: the parcel is in the depot\n".utf8)
+            try notes.write(to: folder.appendingPathComponent("notes.txt"))
+            let agent = try await Self.demoAgentTerminal(server)
+            defer { agent.terminate() }
+            let chat = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann",
+                "--subject", "Files", "--storage", folder.appendingPathComponent("storage").path,
+            ])
+            defer { chat.terminate() }
+            try await chat.waitFor("type a message")
+            try await agent.waitFor("new conversation 1")
+            try await chat.waitFor("Demo Agent joined")
+
+            chat.type("/attach \(folder.appendingPathComponent("report.pdf").path) -- my invoice")
+            try await agent.waitFor("[1] Ann sent a file report.pdf (\(report.count) B, application/pdf); /save 1 keeps it: my invoice")
+            agent.type("/save 1 \(folder.appendingPathComponent("saved").path)")
+            try await agent.waitFor("saved \(folder.appendingPathComponent("saved/report.pdf").path)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("saved/report.pdf")) == report)
+
+            agent.type("/attach \(folder.appendingPathComponent("notes.txt").path)")
+            try await chat.waitFor("Demo Agent sent a file notes.txt (\(notes.count) B, text/plain); /save 1 keeps it")
+            chat.type("/save 1 \(folder.appendingPathComponent("from-agent.txt").path)")
+            try await chat.waitFor("saved \(folder.appendingPathComponent("from-agent.txt").path)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("from-agent.txt")) == notes)
+
+            chat.type("/attach \(folder.appendingPathComponent("missing.png").path)")
+            try await chat.waitFor("not sent: cannot read missing.png")
+            chat.type("/end")
+            #expect(try await chat.waitForExit() == 0)
+            agent.type("/quit")
+            #expect(try await agent.waitForExit() == 0)
+        }
+    }
+
     @Test func parleyChat_signsInAVerifiedUser_whoTheDeskSeesAsTheUser() async throws {
         try await withServer { server in
             #expect(try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/identity", IdentitySettings(acceptsIdentityHash: true),

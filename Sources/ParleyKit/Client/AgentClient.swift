@@ -167,7 +167,7 @@ public actor AgentClient {
 
     /// Runs a request that carries a client id, so repeating it stores nothing twice: a lost answer
     /// (a network error) is retried up to three times.
-    private func retryingLostAnswers<T>(_ request: () async throws -> T) async throws -> T {
+    func retryingLostAnswers<T>(_ request: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             do {
@@ -208,7 +208,7 @@ public actor AgentClient {
 
     // MARK: Internals
 
-    private func token() throws -> String {
+    func token() throws -> String {
         guard let token = session?.token else { throw ParleyError.unauthorized("not logged in") }
         return token
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Crypto
 import ParleyCore
 
 /// How far a file's upload or download has come.
@@ -136,22 +135,7 @@ extension ParleyClient {
 
     private func download(_ attachment: Attachment, in conversation: ConversationID, to destination: URL,
                           report: @escaping @Sendable (FileProgress) -> Void) async throws {
-        let partial = destination.appendingPathExtension("part")
-        let offset = Int64((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)??.int64Value ?? 0)
-        if offset < attachment.size {
-            report(FileProgress(completed: offset, total: attachment.size))
-            try await http.download(.attachments.download(conversation, attachment.id), to: partial, from: offset,
-                                    token: try await token(renew: false)) { received in
-                report(FileProgress(completed: offset + received, total: attachment.size))
-            }
-        }
-        guard try FileDigest.sha256(of: partial) == attachment.sha256 else {
-            try? FileManager.default.removeItem(at: partial)
-            throw ParleyError(.protocolViolation, "\(attachment.name) arrived damaged; download it again")
-        }
-        try? FileManager.default.removeItem(at: destination)
-        try FileManager.default.moveItem(at: partial, to: destination)
-        report(FileProgress(completed: attachment.size, total: attachment.size))
+        try await http.fetch(attachment, in: conversation, to: destination, token: try await token(renew: false), report: report)
     }
 
     // MARK: The outbox's uploads
@@ -212,16 +196,5 @@ extension ParleyClient {
 
     func removeOutgoingCopy(_ file: OutgoingFile) {
         try? FileManager.default.removeItem(at: outgoingFolder.appendingPathComponent(file.storedName))
-    }
-}
-
-/// The SHA-256 of a file, read in chunks.
-enum FileDigest {
-    static func sha256(of file: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Crypto
 import ParleyCore
 
 extension HTTPClient {
@@ -39,6 +40,28 @@ extension HTTPClient {
         }
     }
 
+    /// Downloads a file of a conversation to `destination`, resuming from `destination` + `.part`;
+    /// the file is moved into place only once complete and its SHA-256 checked.
+    /// - Throws: ``ParleyError``; a damaged download is removed and refused.
+    func fetch(_ attachment: Attachment, in conversation: ConversationID, to destination: URL, token: String,
+               report: @escaping @Sendable (FileProgress) -> Void) async throws {
+        let partial = destination.appendingPathExtension("part")
+        let offset = Int64((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)??.int64Value ?? 0)
+        if offset < attachment.size {
+            report(FileProgress(completed: offset, total: attachment.size))
+            try await download(.attachments.download(conversation, attachment.id), to: partial, from: offset, token: token) { received in
+                report(FileProgress(completed: offset + received, total: attachment.size))
+            }
+        }
+        guard try FileDigest.sha256(of: partial) == attachment.sha256 else {
+            try? FileManager.default.removeItem(at: partial)
+            throw ParleyError(.protocolViolation, "\(attachment.name) arrived damaged; download it again")
+        }
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.moveItem(at: partial, to: destination)
+        report(FileProgress(completed: attachment.size, total: attachment.size))
+    }
+
     private func request<Response>(_ endpoint: Endpoint<Void, Response>, token: String) throws -> URLRequest {
         guard endpoint.isComplete, let url = URL(string: endpoint.target, relativeTo: baseURL) else {
             throw ParleyError.invalidInput("\(endpoint) needs its parameters")
@@ -58,5 +81,16 @@ extension HTTPClient {
         } catch {
             throw ParleyError.network("cannot reach \(baseURL.absoluteString): \(error.localizedDescription)")
         }
+    }
+}
+
+/// The SHA-256 of a file, read in chunks.
+enum FileDigest {
+    static func sha256(of file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
