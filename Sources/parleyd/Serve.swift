@@ -71,6 +71,16 @@ struct Serve: AsyncParsableCommand {
         valueName: "range"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("clamav"), help: ArgumentHelp(
+        "Scan every upload with the ClamAV daemon at this socket, refusing what it finds and what it cannot scan (env PARLEY_CLAMAV_SOCKET).",
+        valueName: "socket"))
+    var clamAV: String?
+
+    @Option(name: .customLong("max-attachment-bytes"), help: ArgumentHelp(
+        "The largest attachment the server takes, whatever an app's policy says (env PARLEY_MAX_ATTACHMENT_BYTES; default 104857600).",
+        valueName: "bytes"))
+    var maxAttachmentBytes: Int64?
+
     @Flag(name: .customLong("allow-private-outbound"), help: ArgumentHelp(
         "Let apps' auth services and key sets be on loopback or private addresses, and plain http (tests, private networks only)."))
     var allowPrivateOutbound = false
@@ -122,6 +132,13 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--trusted-proxy: \(error)")
         }
         if allowPrivateOutbound { configuration.outbound = .loopbackForTests }
+        if let socket = clamAV ?? environment["PARLEY_CLAMAV_SOCKET"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.malwareScanner = ClamAVScanner(socketPath: socket)
+        }
+        if let limit = maxAttachmentBytes ?? environment["PARLEY_MAX_ATTACHMENT_BYTES"].flatMap({ Int64($0) }) {
+            guard limit > 0 else { throw ValidationError("--max-attachment-bytes must be positive") }
+            configuration.maxAttachmentBytes = limit
+        }
 
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         let demo = try await server.administration.bootstrapDemo()
