@@ -76,6 +76,12 @@ public struct ParleyServer: Sendable {
             routing: routing, clock: clock)
     }
 
+    /// The attachment sweep (retention, leftover bytes), one per node.
+    var attachmentJanitor: AttachmentJanitor {
+        AttachmentJanitor(store: store, attachments: attachments, interval: configuration.attachmentSweepInterval ?? 3_600, graceTime: 3_600,
+                          clock: configuration.clock, logger: logger)
+    }
+
     /// The administration service (used by `parleyd admin` and the first-start demo).
     public var administration: AdminService { admin }
 
@@ -104,6 +110,7 @@ public struct ParleyServer: Sendable {
             ]
         }
 
+        let janitorServices: [any Service] = configuration.attachmentSweepInterval == nil ? [] : [attachmentJanitor]
         let mailServices: [any Service] = configuration.smtp.map { smtp in
             [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval,
                     clock: configuration.clock, logger: logger)]
@@ -125,7 +132,7 @@ public struct ParleyServer: Sendable {
                         // into text the client never sent: nothing is stored altered.
                         validateUTF8: true))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing), OutboundService(client: outbound)] + nodeServices + mailServices,
+            services: [RoutingService(routing: routing), OutboundService(client: outbound)] + janitorServices + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

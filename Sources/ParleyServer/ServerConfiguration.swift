@@ -72,6 +72,9 @@ public struct ServerConfiguration: Sendable {
     public var version: String = ParleyVersion.current
     /// The largest attachment this server takes, whatever an app's policy says. Default 100 MiB.
     public var maxAttachmentBytes: Int64 = 100 << 20
+    /// How often attachments past their app's retention, and bytes no message names, are removed;
+    /// nil runs no sweep (tests that sweep by hand). Default hourly.
+    public var attachmentSweepInterval: TimeInterval? = 3_600
     /// Scans every upload before it is accepted (parleyd `--clamav`). Default none.
     public var malwareScanner: (any MalwareScanner)?
 

@@ -61,12 +61,14 @@ public protocol BlobStore: Sendable {
     var stagingDirectory: URL { get }
 
     /// Makes a complete staged file durable under its hash and removes the staged file. Storing
-    /// bytes that are already stored changes nothing.
+    /// bytes that are already stored only marks them stored now, so that a sweep running at the
+    /// same moment leaves them to the message about to name them.
     /// - Parameters:
     ///   - stagedFile: the upload, complete, in ``stagingDirectory``.
     ///   - sha256: the SHA-256 of its bytes, lowercase hex.
     ///   - size: its size in bytes.
-    func put(stagedFile: URL, sha256: String, size: Int64) async throws
+    ///   - date: when it is stored (the server's clock), which the sweep of leftovers compares.
+    func put(stagedFile: URL, sha256: String, size: Int64, at date: Date) async throws
 
     /// A blob's bytes within `range`, in chunks.
     /// - Parameters:
@@ -77,8 +79,9 @@ public protocol BlobStore: Sendable {
     /// Whether the blob is stored.
     func contains(sha256: String) async throws -> Bool
 
-    /// Removes a blob; removing one that is not there changes nothing.
-    func delete(sha256: String) async throws
+    /// Removes a blob stored before `date` (one stored again since stays); removing one that is
+    /// not there changes nothing.
+    func delete(sha256: String, storedBefore date: Date) async throws
 
     /// The hashes of blobs stored before `date` (for the sweep of leftovers).
     func hashes(storedBefore date: Date) async throws -> [String]

@@ -28,14 +28,17 @@ public struct FileBlobStore: BlobStore {
         return root.appendingPathComponent(String(sha256.prefix(2)), isDirectory: true).appendingPathComponent(sha256)
     }
 
-    public func put(stagedFile: URL, sha256: String, size: Int64) async throws {
+    public func put(stagedFile: URL, sha256: String, size: Int64, at date: Date) async throws {
         let target = try path(sha256)
         try await Self.blocking {
             let manager = FileManager.default
             if manager.fileExists(atPath: target.path) {
                 try? manager.removeItem(at: stagedFile)
+                try? manager.setAttributes([.modificationDate: date], ofItemAtPath: target.path)
                 return
             }
+            // The file's time is when it was stored, by the server's clock (the sweep reads it).
+            try manager.setAttributes([.modificationDate: date], ofItemAtPath: stagedFile.path)
             try Self.fsync(stagedFile)
             let folder = target.deletingLastPathComponent()
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -74,9 +77,11 @@ public struct FileBlobStore: BlobStore {
         FileManager.default.fileExists(atPath: try path(sha256).path)
     }
 
-    public func delete(sha256: String) async throws {
+    public func delete(sha256: String, storedBefore date: Date) async throws {
         let target = try path(sha256)
         try await Self.blocking {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: target.path)[.modificationDate] as? Date) ?? .distantFuture
+            guard modified < date else { return }
             if unlink(target.path) != 0 && errno != ENOENT { throw StoreError.invalidInput("cannot remove a stored file: errno \(errno)") }
         }
     }

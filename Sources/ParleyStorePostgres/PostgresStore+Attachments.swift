@@ -54,9 +54,12 @@ struct PostgresBlobStore: BlobStore {
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-uploads-\(store.nodeID)", isDirectory: true)
     }
 
-    func put(stagedFile: URL, sha256: String, size: Int64) async throws {
+    func put(stagedFile: URL, sha256: String, size: Int64, at date: Date) async throws {
         defer { try? FileManager.default.removeItem(at: stagedFile) }
-        if try await contains(sha256: sha256) { return }
+        if try await contains(sha256: sha256) {
+            try await store.execute("UPDATE blobs SET stored_at = \(Timestamp.millis(date)) WHERE sha256 = \(sha256)")
+            return
+        }
         let handle = try FileHandle(forReadingFrom: stagedFile)
         defer { try? handle.close() }
         let logger = store.logger
@@ -69,7 +72,7 @@ struct PostgresBlobStore: BlobStore {
                 chunk += 1
             }
             try await connection.query(
-                "INSERT INTO blobs (sha256, size, stored_at) VALUES (\(sha256), \(size), \(Timestamp.millis(Date()))) ON CONFLICT DO NOTHING",
+                "INSERT INTO blobs (sha256, size, stored_at) VALUES (\(sha256), \(size), \(Timestamp.millis(date))) ON CONFLICT DO NOTHING",
                 logger: logger)
         }
     }
@@ -107,10 +110,13 @@ struct PostgresBlobStore: BlobStore {
         try await store.exists("SELECT 1 FROM blobs WHERE sha256 = \(sha256)")
     }
 
-    func delete(sha256: String) async throws {
+    func delete(sha256: String, storedBefore date: Date) async throws {
         _ = try await store.transaction { connection in
-            try await connection.query("DELETE FROM blobs WHERE sha256 = \(sha256)", logger: store.logger)
-            try await connection.query("DELETE FROM blob_chunks WHERE sha256 = \(sha256)", logger: store.logger)
+            let gone = try await connection.query(
+                "DELETE FROM blobs WHERE sha256 = \(sha256) AND stored_at < \(Timestamp.millis(date)) RETURNING sha256", logger: store.logger).collect()
+            if !gone.isEmpty {
+                try await connection.query("DELETE FROM blob_chunks WHERE sha256 = \(sha256)", logger: store.logger)
+            }
         }
     }
 

@@ -12,6 +12,9 @@ public struct AttachmentPolicy: Hashable, Sendable, Codable {
     public var allowedTypes: [String]
     /// Types refused even when allowed (`video/*` under an allowed `*/*`…). Default none.
     public var blockedTypes: [String]
+    /// How many days files are kept: older ones are removed (their messages stay, saying the file
+    /// is gone). 1 to 36,500; nil keeps them for ever. Default nil.
+    public var retentionDays: Int?
 
     /// Common, safe types: raster images, PDF, plain text and CSV, office documents, zip, common
     /// audio and video. Not HTML, SVG or executables, which a browser or a system may run.
@@ -33,8 +36,10 @@ public struct AttachmentPolicy: Hashable, Sendable, Codable {
     ///   - maxBytes: the largest file.
     ///   - allowedTypes: the types accepted.
     ///   - blockedTypes: the types refused anyway.
+    ///   - retentionDays: how long files are kept; nil for ever.
     public init(isEnabled: Bool = true, maxBytes: Int64 = 25 << 20, allowedTypes: [String] = AttachmentPolicy.defaultAllowedTypes,
-                blockedTypes: [String] = []) {
+                blockedTypes: [String] = [], retentionDays: Int? = nil) {
+        self.retentionDays = retentionDays
         self.isEnabled = isEnabled
         self.maxBytes = maxBytes
         self.allowedTypes = allowedTypes
@@ -101,6 +106,9 @@ public struct AttachmentPolicy: Hashable, Sendable, Codable {
         guard (1...serverLimit).contains(maxBytes) else {
             throw Validation.Failure(field: "max_bytes", message: "1 to \(serverLimit) (this server's limit)")
         }
+        if let retentionDays, !(1...36_500).contains(retentionDays) {
+            throw Validation.Failure(field: "retention_days", message: "1 to 36500 days, or null to keep files")
+        }
         for (field, list) in [("allowed_types", allowedTypes), ("blocked_types", blockedTypes)] {
             guard list.count <= 100 else { throw Validation.Failure(field: field, message: "at most 100 types") }
             for pattern in list where !Self.isWellFormedPattern(pattern) {
@@ -121,6 +129,7 @@ public struct AttachmentPolicy: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case isEnabled = "enabled", maxBytes = "max_bytes", allowedTypes = "allowed_types", blockedTypes = "blocked_types"
+        case retentionDays = "retention_days"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -129,5 +138,6 @@ public struct AttachmentPolicy: Hashable, Sendable, Codable {
         maxBytes = try container.decodeIfPresent(Int64.self, forKey: .maxBytes) ?? (25 << 20)
         allowedTypes = try container.decodeIfPresent([String].self, forKey: .allowedTypes) ?? Self.defaultAllowedTypes
         blockedTypes = try container.decodeIfPresent([String].self, forKey: .blockedTypes) ?? []
+        retentionDays = try container.decodeIfPresent(Int.self, forKey: .retentionDays)
     }
 }

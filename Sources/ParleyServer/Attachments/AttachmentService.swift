@@ -100,7 +100,7 @@ struct AttachmentService: Sendable {
                 throw APIError(status: .unprocessableContent, code: "malware_detected", message: "the file was refused by the malware scanner")
             }
         }
-        try await store.blobs.put(stagedFile: staged, sha256: sha256, size: meter.size)
+        try await store.blobs.put(stagedFile: staged, sha256: sha256, size: meter.size, at: clock.now())
         let attachment = Attachment(id: .generate(at: clock.now()), name: upload.name, contentType: type, size: meter.size, sha256: sha256)
         return try await conversations.send(id, clientMessageID: upload.clientMessageID, text: upload.caption, attachment: attachment, by: caller)
     }
