@@ -64,7 +64,9 @@ public struct ParleyServer: Sendable {
             await nodes.announce(.agentChanged(agent.id, sessionsEnded: sessionsEnded))
         }
         visitorTokens = VisitorTokens(key: configuration.tokenKey, lifetime: configuration.visitorTokenLifetime)
-        browserSessions = BrowserSessions(tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies)
+        // Served over TLS, every request is HTTPS: the cookie is Secure unless the operator says otherwise.
+        browserSessions = BrowserSessions(
+            tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies ?? (configuration.tls != nil ? true : nil))
         deskAssets = DeskAssets(developmentFolder: configuration.deskDirectory)
         authenticator = Authenticator(
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
@@ -87,7 +89,10 @@ public struct ParleyServer: Sendable {
 
     /// Builds the Hummingbird application: loads routing state, then serves HTTP and `/v1/realtime`.
     /// - Parameter onServerRunning: called with the bound port once the server listens.
+    /// - Throws: ``ServerTLS/Invalid`` when ``ServerConfiguration/tls`` cannot be served; the store's errors.
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws -> some ApplicationProtocol {
+        // A certificate that cannot be served fails here, before anything starts.
+        let tls = try configuration.tls?.makeTLSConfiguration()
         try await routing.start()
 
         let router = Router(context: ParleyRequestContext.self)
@@ -118,19 +123,7 @@ public struct ParleyServer: Sendable {
 
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: socketRouter,
-                configuration: .init(
-                    // A client that never finishes its request (or one the parser cannot answer)
-                    // cannot hold a connection for ever (ServerConfiguration.idleTimeout).
-                    http1: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                        + configuration.idleTimeout.components.attoseconds / 1_000_000_000)),
-                    ws: .init(
-                        maxFrameSize: Limits.maxFrameBytes,
-                        autoPing: .enabled(timePeriod: configuration.heartbeat),
-                        // Invalid UTF-8 closes with 1007 (RFC 6455 §8.1) rather than being repaired
-                        // into text the client never sent: nothing is stored altered.
-                        validateUTF8: true))),
+            server: try makeServerBuilder(socketRouter: socketRouter, tls: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
             services: [RoutingService(routing: routing), OutboundService(client: outbound)] + janitorServices + nodeServices + mailServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

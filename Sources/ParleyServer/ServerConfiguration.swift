@@ -41,13 +41,21 @@ public struct ServerConfiguration: Sendable {
     /// HTTP parser could not answer). Keep it above the longest long poll (30 s) and two heartbeats:
     /// a live socket answers every ping. Default 75 s.
     public var idleTimeout: Duration = .seconds(75)
+    /// A connection that has not sent its whole first request head (up to the empty line) this long
+    /// after it opened (TLS handshake included) is closed: a client that trickles its head in, or
+    /// never finishes it, holds no connection for longer. Default 10 s.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// Serve HTTPS and `wss:` with this certificate and key, instead of plain HTTP and `ws:`.
+    /// Default nil: plain, for loopback or behind a reverse proxy that ends TLS.
+    public var tls: ServerTLS?
     /// bcrypt cost for agent passwords. Default 12.
     public var passwordCost: UInt8 = 12
     /// Serve the desk from this folder, re-read on every request, instead of the copy bundled with the
     /// server (for working on the desk). Default nil.
     public var deskDirectory: URL?
     /// Mark the desk's session cookie `Secure`: true always, false never, nil (the default) when the
-    /// request came through a proxy that says it was HTTPS (`X-Forwarded-Proto: https`).
+    /// server serves TLS itself (``tls``) or the request came through a proxy that says it was
+    /// HTTPS (`X-Forwarded-Proto: https`).
     public var secureCookies: Bool?
     /// Where the server reads the time and waits: stored timestamps, offline grace, token expiry,
     /// mail retries. Default the system's clock; tests pass a manual one.

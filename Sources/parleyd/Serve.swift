@@ -81,6 +81,20 @@ struct Serve: AsyncParsableCommand {
         valueName: "bytes"))
     var maxAttachmentBytes: Int64?
 
+    @Option(name: .customLong("request-head-timeout"), help: ArgumentHelp(
+        "Seconds a new connection has to send its first request head before it is closed (env PARLEY_REQUEST_HEAD_TIMEOUT; default 10).",
+        valueName: "seconds"))
+    var requestHeadTimeout: Double?
+
+    @Option(name: .customLong("tls-certificate"), help: ArgumentHelp(
+        "Serve HTTPS and wss with this certificate chain, PEM, leaf first (env PARLEY_TLS_CERTIFICATE; needs --tls-key; default: plain HTTP).",
+        valueName: "path"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp(
+        "The private key of --tls-certificate, PEM (env PARLEY_TLS_KEY).", valueName: "path"))
+    var tlsKey: String?
+
     @Flag(name: .customLong("allow-private-outbound"), help: ArgumentHelp(
         "Let apps' auth services and key sets be on loopback or private addresses, and plain http (tests, private networks only)."))
     var allowPrivateOutbound = false
@@ -139,12 +153,32 @@ struct Serve: AsyncParsableCommand {
             guard limit > 0 else { throw ValidationError("--max-attachment-bytes must be positive") }
             configuration.maxAttachmentBytes = limit
         }
+        if let seconds = try requestHeadTimeout ?? environment["PARLEY_REQUEST_HEAD_TIMEOUT"].map({ text in
+            guard let value = Double(text) else { throw ValidationError("PARLEY_REQUEST_HEAD_TIMEOUT must be a number") }
+            return value
+        }) {
+            guard seconds > 0 else { throw ValidationError("--request-head-timeout must be a positive number of seconds") }
+            configuration.requestHeadTimeout = .milliseconds(Int64(seconds * 1000))
+        }
+        switch (tlsCertificate ?? environment["PARLEY_TLS_CERTIFICATE"], tlsKey ?? environment["PARLEY_TLS_KEY"]) {
+        case (nil, nil):
+            break
+        case (let certificate?, let key?):
+            do {
+                configuration.tls = try ServerTLS(certificateChainPath: certificate, privateKeyPath: key)
+            } catch {
+                throw ValidationError("--tls-certificate/--tls-key: \(error)")
+            }
+        default:
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
 
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         let demo = try await server.administration.bootstrapDemo()
         let host = configuration.host
+        let isTLS = configuration.tls != nil
         let app = try await server.makeApplication { port in
-            Banner.print(demo: demo, host: host, port: port)
+            Banner.print(demo: demo, host: host, port: port, isTLS: isTLS)
         }
         logger.info("starting", metadata: ["parley.data": "\(data.path)", "parley.version": "\(configuration.version)"])
         try await app.runService()
@@ -156,8 +190,8 @@ struct Serve: AsyncParsableCommand {
 
 /// What parleyd prints once it listens.
 enum Banner {
-    static func print(demo: DemoSetup?, host: String, port: Int) {
-        let base = "http://\(host):\(port)"
+    static func print(demo: DemoSetup?, host: String, port: Int, isTLS: Bool) {
+        let base = "\(isTLS ? "https" : "http")://\(host):\(port)"
         var lines = ["", "Parley \(ParleyVersion.current) is listening on \(base)"]
         if let demo {
             lines += [
@@ -174,7 +208,7 @@ enum Banner {
             "  agent desk:   \(base)/desk/",
             "  health:       \(base)/health",
             "  HTTP API:     \(base)/v1   (docs/protocol.md)",
-            "  realtime:     ws://\(host):\(port)/v1/realtime",
+            "  realtime:     \(isTLS ? "wss" : "ws")://\(host):\(port)/v1/realtime",
             "",
         ]
         Swift.print(lines.joined(separator: "\n"))

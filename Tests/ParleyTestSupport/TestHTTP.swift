@@ -7,8 +7,17 @@ import ParleyCore
 /// A small HTTP client for tests, speaking Parley's JSON.
 public struct TestHTTP: Sendable {
     public let baseURL: URL
+    /// For an `https` base URL: the PEM of the one certificate trusted (a test server's
+    /// ``TestCertificate/trustAnchorPEM``).
+    public let trustAnchorPEM: String?
 
-    public init(baseURL: URL) { self.baseURL = baseURL }
+    /// - Parameters:
+    ///   - baseURL: where the server is.
+    ///   - trustAnchorPEM: for `https`, the certificate to trust instead of the system's roots.
+    public init(baseURL: URL, trustAnchorPEM: String? = nil) {
+        self.baseURL = baseURL
+        self.trustAnchorPEM = trustAnchorPEM
+    }
 
     public struct Reply: Sendable {
         public var status: Int
@@ -36,6 +45,10 @@ public struct TestHTTP: Sendable {
     }
 
     public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        if let trustAnchorPEM {
+            return try await TLSRequest(trustAnchorPEM: trustAnchorPEM).send(
+                method, URL(string: path, relativeTo: baseURL)!, body: body, token: token, headers: headers)
+        }
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         request.httpBody = body

@@ -17,18 +17,24 @@ public final class TestServer: Sendable {
     /// The server itself, for tests that reach inside (`@testable import ParleyServer`).
     public let parley: ParleyServer
     public let adminToken = "test-operator-token"
+    /// The certificate served (HTTPS and `wss:`), or nil for plain HTTP and `ws:`.
+    public let tls: TestCertificate?
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    public var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
+    public var baseURL: URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)")! }
+    public var realtimeURL: String { "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(port)/v1/realtime" }
     public var appID: AppID { demo.app.app.id }
 
     /// The store as SQLite, when it is (the default).
     public var sqlite: SQLiteStore? { store as? SQLiteStore }
 
-    private init(port: Int, store: any ParleyStore, directory: URL, demo: DemoSetup, parley: ParleyServer, task: Task<Void, any Error>, group: ServiceGroup) {
+    private init(
+        port: Int, store: any ParleyStore, directory: URL, demo: DemoSetup, parley: ParleyServer, tls: TestCertificate?, task: Task<Void, any Error>,
+        group: ServiceGroup
+    ) {
         self.port = port
+        self.tls = tls
         self.parley = parley
         self.store = store
         self.directory = directory
@@ -39,11 +45,14 @@ public final class TestServer: Sendable {
 
     /// Starts a server; `configure` adjusts its configuration (grace time, buffer limits…).
     /// To restart one (same files, same port), pass the stopped server as `restarting`. To run
-    /// another node on a shared database, pass its store and the first node as `joining`.
+    /// another node on a shared database, pass its store and the first node as `joining`. To serve
+    /// HTTPS and `wss:`, pass a certificate as `tls` (``TestCertificates/server``, or
+    /// ``TestCertificates/impostor`` for a server a client must refuse); ``http`` then trusts it.
     public static func start(
         restarting previous: TestServer? = nil, store given: (any ParleyStore)? = nil, joining peer: TestServer? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        tls: TestCertificate? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
+        let tls = tls ?? previous?.tls
         let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let metrics = ServerMetrics()
@@ -66,6 +75,7 @@ public final class TestServer: Sendable {
         // tests of the limits turn them on. Auth services and key sets of tests are on loopback.
         configuration.rateLimits = .off
         configuration.outbound = .loopbackForTests
+        configuration.tls = tls.map { ServerTLS(certificateChainPEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
         configure(&configuration)
         var logger = Logger(label: "parleyd-test")
         logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
@@ -79,7 +89,7 @@ public final class TestServer: Sendable {
         let task = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("server did not start") }
-        return TestServer(port: port, store: store, directory: directory, demo: demo, parley: server, task: task, group: group)
+        return TestServer(port: port, store: store, directory: directory, demo: demo, parley: server, tls: tls, task: task, group: group)
     }
 
     /// Stops the server gracefully and deletes its files (unless `keepFiles`, for a restart).
@@ -123,7 +133,8 @@ public final class TestServer: Sendable {
         return (app, queue)
     }
 
-    public var http: TestHTTP { TestHTTP(baseURL: baseURL) }
+    /// An HTTP client for this server (trusting its certificate when it serves TLS).
+    public var http: TestHTTP { TestHTTP(baseURL: baseURL, trustAnchorPEM: tls?.trustAnchorPEM) }
 }
 
 public struct TestFailure: Error, CustomStringConvertible {
@@ -131,9 +142,11 @@ public struct TestFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Runs a body against a fresh server and always stops it.
-public func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await TestServer.start(configure: configure)
+/// Runs a body against a fresh server (serving `tls` when given) and always stops it.
+public func withServer<T>(
+    tls: TestCertificate? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.start(tls: tls, configure: configure)
     do {
         let value = try await body(server)
         await server.stop()

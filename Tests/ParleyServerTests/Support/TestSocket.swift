@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOSSL
 import NIOWebSocket
 import ParleyCore
 import ParleyTestSupport
@@ -23,21 +24,31 @@ final class TestSocket: Sendable {
 
     private init() {}
 
-    /// Connects with a bearer token and waits for the `ready` frame.
-    static func connect(url: String, token: String) async throws -> TestSocket {
-        try await connect(url: url, headers: [.authorization: "Bearer \(token)"])
+    /// Connects with a bearer token and waits for the `ready` frame; over `wss:` trusting `tls`'s anchor.
+    static func connect(url: String, token: String, tls: TestCertificate? = nil) async throws -> TestSocket {
+        try await connect(url: url, headers: [.authorization: "Bearer \(token)"], tls: tls)
     }
 
-    /// Connects with the given upgrade headers (a desk cookie and an `Origin`, say) and waits for `ready`.
-    static func connect(url: String, headers: HTTPFields) async throws -> TestSocket {
+    /// Connects with the given upgrade headers (a desk cookie and an `Origin`, say) and waits for
+    /// `ready`; over `wss:` trusting `tls`'s anchor.
+    static func connect(url: String, headers: HTTPFields, tls: TestCertificate? = nil) async throws -> TestSocket {
         let socket = TestSocket()
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
         var configuration = WebSocketClientConfiguration()
         configuration.additionalHeaders = headers
         configuration.maxFrameSize = 1 << 20
+        // swift-websocket would send the URL's IP address as the TLS server name, which TLS forbids.
+        if tls != nil { configuration.sniHostname = "localhost" }
+        let tlsConfiguration = try tls.map { certificate in
+            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+            tlsConfiguration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(certificate.trustAnchorPEM.utf8)))
+            return tlsConfiguration
+        }
         Task {
             do {
-                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) { inbound, outbound, _ in
+                let close = try await WebSocketClient.connect(
+                    url: url, configuration: configuration, tlsConfiguration: tlsConfiguration, logger: Logger(label: "test-ws")
+                ) { inbound, outbound, _ in
                     socket.outbound.withLock { $0 = outbound }
                     readyContinuation.yield(.success(()))
                     let decoder = ParleyJSON.makeDecoder()
