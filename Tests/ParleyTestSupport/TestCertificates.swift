@@ -38,8 +38,11 @@ public enum TestCertificates {
     /// own, as self-signed certificates are): what a man in the middle would present. A client that trusts only ``authority``, or pins
     /// ``server``'s key, refuses it.
     public static let impostor: TestCertificate = made.impostor
+    /// Another server certificate for ``names`` signed by ``authority``, with a key of its own:
+    /// trusted by a client that trusts the authority, refused by one that pins ``server``'s key.
+    public static let sibling: TestCertificate = made.sibling
 
-    private static let made: (authority: TestCertificate, server: TestCertificate, impostor: TestCertificate) = {
+    private static let made: (authority: TestCertificate, server: TestCertificate, impostor: TestCertificate, sibling: TestCertificate) = {
         do {
             let authorityKey = P256.Signing.PrivateKey()
             let authorityName = try DistinguishedName { CommonName("Parley Test Authority") }
@@ -57,6 +60,11 @@ public enum TestCertificates {
                 subject: try DistinguishedName { CommonName("localhost") }, key: serverKey.publicKey,
                 issuer: authorityName, issuerKey: authorityKey, extensions: try serverExtensions(authorityKey: authorityKey.publicKey))
 
+            let siblingKey = P256.Signing.PrivateKey()
+            let sibling = try sign(
+                subject: try DistinguishedName { CommonName("localhost") }, key: siblingKey.publicKey,
+                issuer: authorityName, issuerKey: authorityKey, extensions: try serverExtensions(authorityKey: authorityKey.publicKey))
+
             let impostorKey = P256.Signing.PrivateKey()
             let impostorName = try DistinguishedName { CommonName("localhost") }
             let impostor = try sign(
@@ -67,7 +75,8 @@ public enum TestCertificates {
             return (
                 try TestCertificate(authority, key: authorityKey, trustAnchorPEM: authorityPEM),
                 try TestCertificate(server, key: serverKey, trustAnchorPEM: authorityPEM),
-                try TestCertificate(impostor, key: impostorKey, trustAnchorPEM: impostorPEM)
+                try TestCertificate(impostor, key: impostorKey, trustAnchorPEM: impostorPEM),
+                try TestCertificate(sibling, key: siblingKey, trustAnchorPEM: authorityPEM)
             )
         } catch {
             fatalError("could not make the test certificates: \(error)")
