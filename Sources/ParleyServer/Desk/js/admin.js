@@ -1,7 +1,8 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
+import { renderAttachments } from "./admin-attachments.js";
 import { renderAppearance } from "./admin-appearance.js";
 import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
@@ -19,6 +20,7 @@ const PAGES = {
   appearance: { title: "Appearance", render: renderAppearance },
   hours: { title: "Business hours", render: renderHours },
   identity: { title: "Identity", render: renderIdentity },
+  attachments: { title: "Attachments", render: renderAttachments },
   app: { title: "App & key", render: renderApp },
 };
 

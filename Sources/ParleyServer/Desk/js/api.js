@@ -53,6 +53,43 @@ export async function api(method, path, body, { expectUnauthorized = false } = {
   return data;
 }
 
+/**
+ * Sends a file as the raw body of a POST (XMLHttpRequest: fetch reports no upload progress).
+ * `onProgress(sent, total)` follows the upload. Returns `{ promise, abort }`: the promise resolves
+ * with the decoded JSON, or rejects with an ApiError (status 0 for the network, code "aborted"
+ * after `abort()`). The type is left for the server to decide from the bytes: the browser's guess
+ * (`file.type`) would only risk a needless type_mismatch.
+ */
+export function upload(path, file, { onProgress } = {}) {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise((resolve, reject) => {
+    xhr.open("POST", path);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("Content-Type", "application/octet-stream");
+    if (csrfToken) xhr.setRequestHeader("X-Parley-CSRF", csrfToken);
+    xhr.responseType = "text";
+    xhr.upload.addEventListener("progress", (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size));
+    xhr.addEventListener("error", () => reject(new ApiError(0, "network", "The server cannot be reached.")));
+    xhr.addEventListener("abort", () => reject(new ApiError(0, "aborted", "Cancelled.")));
+    xhr.addEventListener("load", () => {
+      let data = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        data = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(data);
+        return;
+      }
+      if (xhr.status === 401) emit("unauthorized");
+      reject(new ApiError(xhr.status, data?.error?.code ?? `http_${xhr.status}`, data?.error?.message ?? xhr.statusText));
+    });
+    xhr.send(file);
+  });
+  return { promise, abort: () => xhr.abort() };
+}
+
 /** A random UUID; crypto.randomUUID only exists in secure contexts, a self-hosted desk may be plain http. */
 export function uuid() {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();

@@ -1,13 +1,18 @@
 // The composer: a reply to the visitor or an internal note. Enter sends, Shift+Enter is a new line,
 // "/" opens canned responses. Replies show at once and are confirmed by their stored event; the
 // client_message_id makes a retry safe. Typing is announced only for replies, never for notes.
+// Files wait in the composer (composer-files.js) and go with the next Send, the text as the first
+// one's caption.
 import { api, uuid } from "./api.js";
 import { emit } from "./bus.js";
 import { CannedPicker } from "./canned.js";
+import { canAttach, clearRefusals, initComposerFiles, MAX_CAPTION, renderStaged, stagedFiles, takeStaged, updateFilesHint } from "./composer-files.js";
 import { toast } from "./cues.js";
 import { byId } from "./dom.js";
+import { characterCount } from "./format.js";
 import { addNote, applyEvents, isMine, state, timeline } from "./store.js";
 import { sendTyping } from "./sync.js";
+import { sendFiles } from "./uploads.js";
 
 const TYPING_EVERY_MS = 3000;
 
@@ -21,6 +26,7 @@ export function initComposer() {
   const form = byId("composer");
   const textarea = byId("composer-text");
   picker = new CannedPicker(textarea, byId("canned-list"), () => onInput());
+  initComposerFiles();
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -83,6 +89,8 @@ export function switchComposer(fromID, toID) {
   picker?.close();
   if (fromID) drafts.set(fromID, textarea.value);
   textarea.value = (toID && drafts.get(toID)) || "";
+  clearRefusals();
+  renderStaged(toID);
 }
 
 /** Enables what the agent may do in this conversation and says why not otherwise. */
@@ -99,6 +107,8 @@ export function composerFor(conversation) {
   const enabled = Boolean(conversation) && (note || canReply);
   textarea.disabled = !enabled;
   byId("composer-send").disabled = !enabled;
+  byId("composer-attach").disabled = !canAttach();
+  updateFilesHint();
   byId("composer-send").textContent = note ? "Add note" : "Send";
   let hint = "";
   if (!conversation) hint = "Loading…";
@@ -113,7 +123,12 @@ async function send() {
   const id = state.openID;
   const textarea = byId("composer-text");
   const text = textarea.value;
-  if (!id || textarea.disabled || text.trim() === "") return;
+  if (!id || textarea.disabled) return;
+  if (mode() === "reply" && stagedFiles(id).length > 0) {
+    sendWithFiles(id, text);
+    return;
+  }
+  if (text.trim() === "") return;
   picker.close();
   textarea.value = "";
   drafts.delete(id);
@@ -126,6 +141,24 @@ async function send() {
     emit("timeline", id);
     await post(id, clientMessageID);
   }
+}
+
+/** Sends the waiting files, one message each, the text as the first one's caption. */
+function sendWithFiles(id, text) {
+  const refusal = byId("composer-refusal");
+  if (!canAttach()) return;
+  const caption = text.trim() === "" ? "" : text;
+  if (characterCount(caption) > MAX_CAPTION || new TextEncoder().encode(caption).length > 4 * MAX_CAPTION) {
+    refusal.textContent = `Not sent: a caption has at most ${MAX_CAPTION.toLocaleString("en")} characters. Shorten the text, or remove the files and send it as a message.`;
+    refusal.hidden = false;
+    return;
+  }
+  picker.close();
+  stopTyping();
+  byId("composer-text").value = "";
+  drafts.delete(id);
+  clearRefusals();
+  sendFiles(id, takeStaged(id), caption);
 }
 
 async function post(id, clientMessageID) {

@@ -12,6 +12,7 @@ import { reconcile, transcriptItems } from "./transcript.js";
 import { openTransfer } from "./transfer.js";
 import { showAnswers } from "./answers.js";
 import { initTranscriptActions, updateTranscriptLinks } from "./transcript-actions.js";
+import { cancelUpload, retryUpload } from "./uploads.js";
 import { hideVisitor, showVisitor } from "./visitor.js";
 
 /** key → {version, element} for the transcript on screen. */
@@ -29,9 +30,29 @@ export function initConversation() {
   byId("transfer").addEventListener("click", () => state.openID && openTransfer(state.openID));
   initTranscriptActions();
   byId("transcript").addEventListener("click", (event) => {
-    const button = event.target.closest("[data-retry]");
-    if (button && state.openID) retrySend(state.openID, button.dataset.retry);
+    if (!state.openID) return;
+    const retry = event.target.closest("[data-retry]");
+    if (retry) retrySend(state.openID, retry.dataset.retry);
+    const cancel = event.target.closest("[data-upload-cancel]");
+    if (cancel) {
+      // The item goes away: keep the keyboard in the composer, not on the lost button.
+      if (cancel === document.activeElement) byId("composer-text").focus();
+      cancelUpload(state.openID, cancel.dataset.uploadCancel);
+    }
+    const again = event.target.closest("[data-upload-retry]");
+    if (again) {
+      if (again === document.activeElement) byId("composer-text").focus();
+      retryUpload(state.openID, again.dataset.uploadRetry);
+    }
   });
+  // An image preview that loads makes the transcript taller, files waiting in the composer make it
+  // shorter: stay at the bottom if that is where the agent was.
+  const keepBottom = () => {
+    const list = byId("transcript");
+    if (stickToBottom) list.scrollTop = list.scrollHeight;
+  };
+  byId("transcript").addEventListener("attachment-load", keepBottom);
+  new ResizeObserver(keepBottom).observe(byId("transcript"));
   byId("transcript").addEventListener("scroll", () => {
     const list = byId("transcript");
     stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 48;

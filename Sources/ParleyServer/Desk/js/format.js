@@ -45,3 +45,45 @@ export function stateLabel(state) {
 export function availabilityLabel(availability) {
   return { online: "Online", away: "Away", offline: "Offline" }[availability] ?? availability;
 }
+
+/** A byte count for people, in decimal units as the server writes it: "512 B", "12.3 KB", "4.5 MB". */
+export function readableSize(bytes) {
+  const units = ["B", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+const TYPE_NAMES = {
+  "application/pdf": "PDF document",
+  "text/plain": "Text",
+  "text/csv": "CSV table",
+  "application/zip": "Zip archive",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word document",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Excel workbook",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PowerPoint presentation",
+  "image/png": "PNG image",
+  "image/jpeg": "JPEG image",
+  "image/gif": "GIF image",
+  "image/webp": "WebP image",
+  "image/heic": "HEIC image",
+  "audio/mpeg": "MP3 audio",
+  "audio/mp4": "M4A audio",
+  "audio/ogg": "Ogg audio",
+  "video/mp4": "MP4 video",
+  "video/quicktime": "QuickTime video",
+};
+
+/** A file type for people ("PDF document"), or the MIME type itself when it has no common name. */
+export function typeName(contentType) {
+  return TYPE_NAMES[contentType] ?? contentType;
+}
+
+/** Characters as the server (Swift) counts them: grapheme clusters. */
+export function characterCount(text) {
+  return typeof Intl.Segmenter === "function" ? [...new Intl.Segmenter().segment(text)].length : [...text].length;
+}

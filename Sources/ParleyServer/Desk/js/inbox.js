@@ -101,7 +101,8 @@ function fill(row, conversation) {
   else link.removeAttribute("aria-current");
 
   const last = line?.lastMessage;
-  const preview = last ? `${last.author.role === "visitor" ? "" : `${last.author.id === state.me.id ? "You" : participantName(last.author)}: `}${last.text}` : conversation.subject ? null : "No messages yet";
+  const said = last?.attachment ? `File: ${last.attachment.name}${last.text ? ` — ${last.text}` : ""}` : last?.text;
+  const preview = last ? `${last.author.role === "visitor" ? "" : `${last.author.id === state.me.id ? "You" : participantName(last.author)}: `}${said}` : conversation.subject ? null : "No messages yet";
   const label = [name, conversation.subject, unread ? `${unread} unread` : null, state.fresh.has(conversation.id) ? "new" : null].filter(Boolean).join(", ");
   link.setAttribute("aria-label", `${label}. ${metaText(conversation)}`);
   replaceChildren(link,

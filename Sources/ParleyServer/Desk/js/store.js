@@ -37,6 +37,8 @@ class Timeline {
     this.notesLoaded = false;
     /** client_message_id → {text, failed, createdAt}: sent by this desk, not stored yet. */
     this.pending = new Map();
+    /** client_message_id → a file this desk is sending or failed to send (uploads.js). */
+    this.uploads = new Map();
     this.agentReadSeq = 0;
     this.visitorReadSeq = 0;
     /** participant id → name, from the events (agents who joined, the visitor). */
@@ -166,7 +168,10 @@ export function applyEvents(id, events) {
 function learnFrom(line, event) {
   if (event.author?.id && event.author.name) line.names.set(event.author.id, event.author.name);
   if (event.participant?.id && event.participant.name) line.names.set(event.participant.id, event.participant.name);
-  if (event.type === "message" && event.client_message_id) line.pending.delete(event.client_message_id);
+  if (event.type === "message" && event.client_message_id) {
+    line.pending.delete(event.client_message_id);
+    line.uploads.delete(event.client_message_id);
+  }
   // Whoever was typing has sent it.
   if (event.type === "message" && line.typing?.id === event.author.id) line.typing = null;
   if (event.type === "read") {

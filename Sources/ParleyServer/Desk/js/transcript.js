@@ -1,6 +1,7 @@
 // The transcript: messages, system notices and internal notes of one conversation, in order.
 // Items are keyed and patched in place, so a new event does not rebuild (and lose the scroll
 // position or focus of) everything above it.
+import { attachmentElement, uploadElement } from "./attachment-view.js";
 import { h } from "./dom.js";
 import { participantName, shortTime, longTime } from "./format.js";
 import { agentName, queueName, state } from "./store.js";
@@ -18,6 +19,11 @@ export function transcriptItems(line) {
   while (n < notes.length) items.push(noteItem(notes[n++]));
   for (const [id, pending] of line.pending) {
     items.push({ key: `p:${id}`, version: pending.failed ? "failed" : "sending", render: () => pendingElement(id, pending) });
+  }
+  // Progress moves without a new version (attachment-view.js paints it): the Cancel button keeps focus.
+  for (const [id, upload] of line.uploads) {
+    items.push({ key: `u:${id}`, version: `${upload.status}|${upload.failed ?? ""}`,
+      render: () => uploadElement(id, upload, meta(state.me?.name ?? "You", upload.createdAt)) });
   }
   return items;
 }
@@ -44,12 +50,15 @@ function meta(who, iso) {
 function eventElement(event, line, seen, notice) {
   if (event.type === "message") {
     const fromVisitor = event.author.role === "visitor";
+    // A file's message: the file, then its caption (when there is one).
+    const file = event.attachment ? attachmentElement(line.id, event.attachment) : null;
     return h("li", {
-      class: `item message ${fromVisitor ? "from-visitor" : "from-agent"}`,
+      class: `item message ${fromVisitor ? "from-visitor" : "from-agent"}${file ? " has-attachment" : ""}`,
       dataset: { seq: event.seq, kind: "message", role: event.author.role },
     },
     meta(participantName(event.author), event.created_at),
-    h("p", { class: "item-text" }, event.text),
+    file,
+    file && !event.text ? null : h("p", { class: "item-text" }, event.text),
     seen ? h("p", { class: "item-status" }, "Seen") : null);
   }
   return h("li", { class: "item notice", dataset: { seq: event.seq, kind: "notice", type: event.type } },
