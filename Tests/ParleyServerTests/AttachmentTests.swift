@@ -155,10 +155,3 @@ struct AttachmentTests {
         }
     }
 }
-
-/// SHA-256 in lowercase hex, for expectations.
-enum SHA256Hex {
-    static func of(_ data: Data) -> String {
-        UploadMeter.hex(of: data)
-    }
-}
