@@ -31,7 +31,23 @@ struct AttachmentJanitor: Service {
         }
     }
 
-    /// One pass: retention, then leftover blobs.
+    /// Removes staged uploads older than the grace time: a process killed mid-upload leaves its
+    /// partial file behind. Staged files are this node's, written just now, so their age is read
+    /// by the system's time, as the file system writes it.
+    private func removeAbandonedUploads() -> Int {
+        let folder = store.blobs.stagingDirectory
+        let manager = FileManager.default
+        let cutoff = Date().addingTimeInterval(-graceTime)
+        var removed = 0
+        for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".part") {
+            let file = folder.appendingPathComponent(name)
+            let modified = (try? manager.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? .distantFuture
+            if modified < cutoff, (try? manager.removeItem(at: file)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    /// One pass: retention, then leftover blobs and abandoned uploads.
     /// - Returns: how many files retention removed and how many blobs were deleted.
     @discardableResult
     func sweep() async throws -> (expired: Int, blobsDeleted: Int) {
@@ -55,6 +71,7 @@ struct AttachmentJanitor: Service {
             try await store.blobs.delete(sha256: sha256, storedBefore: settled)
             deleted += 1
         }
+        deleted += removeAbandonedUploads()
         if expired > 0 || deleted > 0 {
             logger.info("attachments swept", metadata: ["parley.expired": "\(expired)", "parley.blobs_deleted": "\(deleted)"])
         }
