@@ -70,11 +70,12 @@ public protocol BlobStore: Sendable {
     ///   - date: when it is stored (the server's clock), which the sweep of leftovers compares.
     func put(stagedFile: URL, sha256: String, size: Int64, at date: Date) async throws
 
-    /// A blob's bytes within `range`, in chunks.
+    /// A blob's bytes within `range`, in chunks read as they are asked for (a slow reader holds
+    /// back the reading: a large file never piles up in memory).
     /// - Parameters:
     ///   - sha256: the blob's hash.
     ///   - range: the byte range wanted, within the blob's size.
-    func read(sha256: String, range: Range<Int64>) -> AsyncThrowingStream<Data, any Error>
+    func read(sha256: String, range: Range<Int64>) -> BlobChunks
 
     /// Whether the blob is stored.
     func contains(sha256: String) async throws -> Bool
@@ -85,4 +86,24 @@ public protocol BlobStore: Sendable {
 
     /// The hashes of blobs stored before `date` (for the sweep of leftovers).
     func hashes(storedBefore date: Date) async throws -> [String]
+}
+
+/// A blob's bytes, a chunk per `next()`: each chunk is read only when it is asked for.
+public struct BlobChunks: AsyncSequence, Sendable {
+    public typealias Element = Data
+    /// Makes the reader of one iteration: each call gives the next chunk, nil at the end.
+    let makeReader: @Sendable () -> @Sendable () async throws -> Data?
+
+    /// Chunks from a reader made for each iteration.
+    /// - Parameter makeReader: makes a function that returns the next chunk, nil at the end.
+    public init(_ makeReader: @escaping @Sendable () -> @Sendable () async throws -> Data?) {
+        self.makeReader = makeReader
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let read: @Sendable () async throws -> Data?
+        public mutating func next() async throws -> Data? { try await read() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(read: makeReader()) }
 }

@@ -48,28 +48,10 @@ public struct FileBlobStore: BlobStore {
         }
     }
 
-    public func read(sha256: String, range: Range<Int64>) -> AsyncThrowingStream<Data, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let handle = try FileHandle(forReadingFrom: try path(sha256))
-                    defer { try? handle.close() }
-                    try handle.seek(toOffset: UInt64(range.lowerBound))
-                    var remaining = range.count
-                    while remaining > 0 {
-                        try Task.checkCancellation()
-                        let wanted = min(Self.chunkSize, remaining)
-                        let chunk = try await Self.blocking { try handle.read(upToCount: wanted) ?? Data() }
-                        guard !chunk.isEmpty else { throw StoreError.invalidInput("the stored file \(sha256) is shorter than expected") }
-                        remaining -= chunk.count
-                        continuation.yield(chunk)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
+    public func read(sha256: String, range: Range<Int64>) -> BlobChunks {
+        BlobChunks {
+            let reader = FileChunkReader(path: try? path(sha256), sha256: sha256, range: range)
+            return { try await reader.next() }
         }
     }
 
@@ -112,6 +94,49 @@ public struct FileBlobStore: BlobStore {
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .utility).async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+/// Reads a file's range a chunk at a time, off Swift's cooperative threads; one iteration's state.
+final class FileChunkReader: @unchecked Sendable {
+    // @unchecked: `next()` is called by one iterator, one call at a time (AsyncIteratorProtocol);
+    // the lock makes that explicit should a caller ever misuse it.
+    private let lock = NSLock()
+    private let path: URL?
+    private let sha256: String
+    private var handle: FileHandle?
+    private var remaining: Int64
+    private let start: Int64
+
+    init(path: URL?, sha256: String, range: Range<Int64>) {
+        self.path = path
+        self.sha256 = sha256
+        remaining = Int64(range.count)
+        start = range.lowerBound
+    }
+
+    deinit { try? handle?.close() }
+
+    func next() async throws -> Data? {
+        try await FileBlobStore.blocking { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            guard remaining > 0 else {
+                try? handle?.close()
+                handle = nil
+                return nil
+            }
+            if handle == nil {
+                guard let path else { throw StoreError.invalidInput("not a SHA-256: \(sha256)") }
+                let opened = try FileHandle(forReadingFrom: path)
+                try opened.seek(toOffset: UInt64(start))
+                handle = opened
+            }
+            let chunk = try handle?.read(upToCount: Int(min(Int64(FileBlobStore.chunkSize), remaining))) ?? Data()
+            guard !chunk.isEmpty else { throw StoreError.invalidInput("the stored file \(sha256) is shorter than expected") }
+            remaining -= Int64(chunk.count)
+            return chunk
         }
     }
 }

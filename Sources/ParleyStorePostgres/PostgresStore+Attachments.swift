@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyStore
 import PostgresNIO
+import Synchronization
 
 extension PostgresStore {
     public func attachment(_ id: AttachmentID, conversation: ConversationID, app: AppID) async throws -> AttachmentRecord? {
@@ -77,32 +78,29 @@ struct PostgresBlobStore: BlobStore {
         }
     }
 
-    func read(sha256: String, range: Range<Int64>) -> AsyncThrowingStream<Data, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    guard !range.isEmpty else { return continuation.finish() }
-                    let size = Int64(Self.chunkSize)
-                    let first = Int32(range.lowerBound / size), last = Int32((range.upperBound - 1) / size)
-                    // One chunk per query: a 50 MB file never sits in memory whole.
-                    for chunk in first...last {
-                        try Task.checkCancellation()
-                        guard let row = try await store.rows(
-                            "SELECT data FROM blob_chunks WHERE sha256 = \(sha256) AND chunk = \(chunk)").first else {
-                            throw StoreError.notFound("the stored file \(sha256) lacks a part")
-                        }
-                        var buffer = try row["data"].decode(ByteBuffer.self)
-                        let start = Int64(chunk) * size
-                        let from = Int(max(range.lowerBound - start, 0)), to = Int(min(range.upperBound - start, Int64(buffer.readableBytes)))
-                        buffer.moveReaderIndex(forwardBy: from)
-                        continuation.yield(Data(buffer.readBytes(length: to - from) ?? []))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+    func read(sha256: String, range: Range<Int64>) -> BlobChunks {
+        let store = store
+        return BlobChunks {
+            let size = Int64(Self.chunkSize)
+            let next = Mutex<Int32>(range.isEmpty ? 1 : Int32(range.lowerBound / size))
+            let last: Int32 = range.isEmpty ? 0 : Int32((range.upperBound - 1) / size)
+            // One chunk per query, only when asked for: a 50 MB file never sits in memory whole.
+            return {
+                let chunk = next.withLock { value -> Int32? in
+                    guard value <= last else { return nil }
+                    defer { value += 1 }
+                    return value
                 }
+                guard let chunk else { return nil }
+                guard let row = try await store.rows("SELECT data FROM blob_chunks WHERE sha256 = \(sha256) AND chunk = \(chunk)").first else {
+                    throw StoreError.notFound("the stored file \(sha256) lacks a part")
+                }
+                var buffer = try row["data"].decode(ByteBuffer.self)
+                let start = Int64(chunk) * size
+                let from = Int(max(range.lowerBound - start, 0)), to = Int(min(range.upperBound - start, Int64(buffer.readableBytes)))
+                buffer.moveReaderIndex(forwardBy: from)
+                return Data(buffer.readBytes(length: to - from) ?? [])
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

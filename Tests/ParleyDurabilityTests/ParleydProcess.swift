@@ -52,6 +52,9 @@ final class ParleydSupervisor: Sendable {
     /// The base URL of the running, healthy server; nil between a kill and the next healthy start.
     var baseURL: URL? { state.withLock { $0.baseURL } }
 
+    /// The running parleyd's process id.
+    var pid: Int32? { state.withLock { $0.process?.processIdentifier } }
+
     /// Starts parleyd, reads its banner from stdout, waits for `/health`, then publishes the base URL.
     @discardableResult
     func start(timeout: Duration = .seconds(30)) async throws -> ParleydBanner {
