@@ -39,16 +39,18 @@ public final class TestServer: Sendable {
 
     /// Starts a server; `configure` adjusts its configuration (grace time, buffer limits…).
     /// To restart one (same files, same port), pass the stopped server as `restarting`. To run
-    /// another node on a shared database, pass its store and the first node as `joining`.
+    /// another node on a shared database, pass its store and the first node as `joining`. A
+    /// `logger` replaces the quiet default for the server and its SQLite store.
     public static func start(
         restarting previous: TestServer? = nil, store given: (any ParleyStore)? = nil, joining peer: TestServer? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        logger givenLogger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let metrics = ServerMetrics()
         var storeConfiguration = SQLiteStore.Configuration()
         storeConfiguration.metricsFactory = metrics.factory
+        if let givenLogger { storeConfiguration.logger = givenLogger }
         let store: any ParleyStore
         if let given {
             store = given
@@ -67,8 +69,10 @@ public final class TestServer: Sendable {
         configuration.rateLimits = .off
         configuration.outbound = .loopbackForTests
         configure(&configuration)
-        var logger = Logger(label: "parleyd-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        var logger = givenLogger ?? Logger(label: "parleyd-test")
+        if givenLogger == nil {
+            logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        }
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         guard let demo = try await server.administration.bootstrapDemo() ?? previous?.demo ?? peer?.demo else {
             throw TestFailure("expected an empty database")
