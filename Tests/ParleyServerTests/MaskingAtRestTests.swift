@@ -81,7 +81,8 @@ struct MaskingAtRestTests {
         let card = Self.card
         let app = "/v1/admin/apps/\(server.appID)"
         let rules = MaskingRules(customRules: [CustomMaskingRule(name: "Orders", pattern: #"ORD-\d{6}"#, replacement: "ORD-••••••")])
-        #expect(try await server.http.send("PUT", "\(app)/masking", rules, token: server.adminToken).status == 200)
+        let setRules = try await server.http.send("PUT", "\(app)/masking", rules, token: server.adminToken)
+        #expect(setRules.status == 200, "\(String(decoding: setRules.body, as: UTF8.self))")
         let field = FormField(key: "account", kind: .singleLine, isRequired: false, label: ["en": "Account"])
         #expect(try await server.http.send("PUT", "\(app)/forms/pre_chat", Form(kind: .preChat, fields: [field]), token: server.adminToken).status == 200)
         #expect(try await server.http.send("PUT", "\(app)/forms/post_chat", Form(kind: .postChat, fields: [field]), token: server.adminToken).status == 200)
