@@ -75,7 +75,9 @@ struct ChatTerminal {
                 break
             }
             do {
-                try await client.send(text, in: conversationID)
+                let sent = try await client.send(text, in: conversationID)
+                // The app's masking rules hid something: say what was sent instead.
+                if sent.text != text { TerminalIO.say("· sent masked: \(sent.text)") }
             } catch let error as ParleyError {
                 TerminalIO.say("· not sent: \(error.message)")
             }

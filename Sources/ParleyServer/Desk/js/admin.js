@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, masking, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -7,6 +7,7 @@ import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
 import { renderHours } from "./admin-hours.js";
 import { renderIdentity } from "./admin-identity.js";
+import { renderMasking } from "./admin-masking.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
 
@@ -19,6 +20,7 @@ const PAGES = {
   appearance: { title: "Appearance", render: renderAppearance },
   hours: { title: "Business hours", render: renderHours },
   identity: { title: "Identity", render: renderIdentity },
+  masking: { title: "Masking", render: renderMasking },
   app: { title: "App & key", render: renderApp },
 };
 
