@@ -96,7 +96,7 @@ extension ParleyError {
 }
 
 extension Masker {
-    /// ``Masker/mask(_:field:)`` for the SDK's own calls: a text the rules could not check in time
+    /// `Masker.mask(_:field:)` for the SDK's own calls: a text the rules could not check in time
     /// is refused here, before anything is stored or sent.
     /// - Throws: ``ParleyError/invalidInput(_:)``.
     func masking(_ text: String, field: String = "text") throws(ParleyError) -> String {

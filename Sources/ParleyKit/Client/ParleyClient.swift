@@ -221,7 +221,7 @@ public actor ParleyClient {
     public var visitorID: VisitorID? { secrets?.visitorID }
 
     /// The masking rules the client applies now: the app's as last read from the server (or kept in
-    /// storage), else the built-in ones (``MaskingRules/defaults``).
+    /// storage), else the built-in ones (`MaskingRules.defaults`).
     public var maskingRules: MaskingRules { masker.rules }
 
     // MARK: Conversations
