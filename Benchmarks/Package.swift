@@ -4,6 +4,7 @@
 //   Benchmarks/.build/release/store-bench …     durable commits through the SQLite store
 //   Benchmarks/.build/release/parley-load …     WebSocket load generator (parleyd, or the Go relay floor)
 //   Benchmarks/.build/release/client-bench …    ParleyKit against parleyd: start time, memory, bytes (scripts/bench/client.sh)
+//   Benchmarks/.build/release/mask-bench …      data masking's cost per text on the send path
 import PackageDescription
 
 let package = Package(
@@ -38,6 +39,11 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Masker.mask over typical texts: what masking adds to each send, on the server and the device.
+        .executableTarget(
+            name: "mask-bench",
+            dependencies: [.product(name: "ParleyCore", package: "Parley")]
         ),
         // ParleyKit as an app uses it, against a running parleyd on loopback: start() to connected,
         // resident memory with a loaded history, bytes on the wire (a counting relay) and on disk.

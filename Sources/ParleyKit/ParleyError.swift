@@ -94,3 +94,34 @@ extension ParleyError {
         }
     }
 }
+
+extension Masker {
+    /// `Masker.mask(_:field:)` for the SDK's own calls: a text the rules could not check in time
+    /// is refused here, before anything is stored or sent.
+    /// - Throws: ``ParleyError/invalidInput(_:)``.
+    func masking(_ text: String, field: String = "text") throws(ParleyError) -> String {
+        do {
+            return try mask(text, field: field)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+
+    /// Attribute values masked, as ``masking(_:field:)``.
+    func masking(_ attributes: [String: String], field: String = "attributes") throws(ParleyError) -> [String: String] {
+        do {
+            return try mask(attributes, field: field)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+
+    /// Form answers with their text masked, as ``masking(_:field:)``.
+    func masking(_ answers: FormAnswers, field: String = "form_answers") throws(ParleyError) -> FormAnswers {
+        do {
+            return try mask(answers, field: field)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+}

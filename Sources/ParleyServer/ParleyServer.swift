@@ -31,6 +31,8 @@ public struct ParleyServer: Sendable {
     let deskAssets: DeskAssets
     let outbound: OutboundClient
     let identity: IdentityService
+    /// Each app's masking rules, applied to every text before it is stored.
+    let masking: MaskingService
     let limits: RequestLimits
     let logger: Logger
 
@@ -49,10 +51,11 @@ public struct ParleyServer: Sendable {
         feedback.connect(routing)
         nodes = NodeLink(store: store, logger: logger)
         settings = AppSettings(store: store, clock: clock)
+        masking = MaskingService(store: store, nodes: nodes, clock: clock, metrics: configuration.metrics)
         limits = RequestLimits(limits: configuration.rateLimits, proxies: configuration.trustedProxies, clock: clock)
         conversations = ConversationService(
-            store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, limits: limits,
-            logger: logger)
+            store: store, hub: hub, routing: routing, committer: committer, clock: clock, nodes: nodes, settings: settings, masking: masking,
+            limits: limits, logger: logger)
         attachments = AttachmentService(
             store: store, conversations: conversations, scanner: configuration.malwareScanner, serverLimit: configuration.maxAttachmentBytes,
             clock: clock, logger: logger)
@@ -75,7 +78,7 @@ public struct ParleyServer: Sendable {
         outbound = OutboundClient(policy: configuration.outbound)
         identity = IdentityService(
             store: store, tokens: UserTokenVerifier(outbound: outbound, clock: clock), authService: AuthServiceVerifier(outbound: outbound, clock: clock),
-            routing: routing, clock: clock)
+            masking: masking, routing: routing, clock: clock)
     }
 
     /// The attachment sweep (retention, leftover bytes), one per node.
@@ -108,7 +111,7 @@ public struct ParleyServer: Sendable {
             let (changes, continuation) = AsyncStream.makeStream(of: AgentID.self)
             await routing.onLocalPresenceChanged { continuation.yield($0) }
             nodeServices = [
-                NodeFanOut(source: source, store: store, hub: hub, routing: routing, metrics: configuration.metrics, clock: configuration.clock,
+                NodeFanOut(source: source, store: store, hub: hub, routing: routing, masking: masking, metrics: configuration.metrics, clock: configuration.clock,
                            staleAfter: configuration.nodeTimeout, logger: logger),
                 NodePresence(source: source, hub: hub, routing: routing, changes: changes, interval: configuration.nodeHeartbeat,
                              staleAfter: configuration.nodeTimeout, logger: logger),

@@ -33,6 +33,8 @@ public enum NodeSignal: Sendable, Hashable {
     case sessionEnded(AgentID, tokenHash: String)
     /// One visitor session token was signed out: its sockets on every node close.
     case visitorSessionEnded(VisitorID, tokenHash: String)
+    /// An app's masking rules changed: every node reads them again before the next text it masks.
+    case maskingChanged(AppID)
 }
 
 /// A store that several processes share, and that tells each process what the others did.

@@ -15,6 +15,8 @@ import ParleyStore
 /// t NODE APP CONVERSATION 0|1 PARTICIPANT  typing stopped or started; PARTICIPANT is JSON
 /// a NODE AGENT 0|1                         agent changed; 1: all of its sessions ended
 /// s NODE AGENT TOKENHASH                   one agent session ended
+/// v NODE VISITOR TOKENHASH                 one visitor session signed out
+/// m NODE APP                               the app's masking rules changed
 /// ```
 enum NodeNoticeWire {
     static let channel = "parley_commits"
@@ -62,6 +64,8 @@ enum NodeNoticeWire {
             return "s \(node) \(agent.rawValue) \(tokenHash)"
         case .visitorSessionEnded(let visitor, let tokenHash):
             return "v \(node) \(visitor.rawValue) \(tokenHash)"
+        case .maskingChanged(let app):
+            return "m \(node) \(app.rawValue)"
         }
     }
 
@@ -104,6 +108,8 @@ enum NodeNoticeWire {
             return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
         case ("v", 4):
             return .signal(.visitorSessionEnded(VisitorID(rawValue: field(2)), tokenHash: field(3)))
+        case ("m", 3):
+            return .signal(.maskingChanged(AppID(rawValue: field(2))))
         default:
             return nil
         }

@@ -162,7 +162,7 @@ enum PostgresMigrations {
         ]),
         // Attachments (issue 14): a row per file sent, written with its message; the bytes in
         // chunks, so that every node serves every file with no second service.
-        ("0013-attachments", [
+        ("0012-attachments", [
             """
             CREATE TABLE attachments (
                 id TEXT PRIMARY KEY, app_id TEXT NOT NULL, conversation_id TEXT NOT NULL REFERENCES conversations(id),

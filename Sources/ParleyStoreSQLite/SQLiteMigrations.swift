@@ -254,7 +254,7 @@ enum SQLiteMigrations {
         }
         // Attachments (issue 14): a row per file sent, written with its message; the bytes are
         // files beside the database (FileBlobStore), named by their SHA-256.
-        migrator.registerMigration("0013-attachments") { db in
+        migrator.registerMigration("0012-attachments") { db in
             try db.execute(sql: """
                 CREATE TABLE attachments (
                     id TEXT PRIMARY KEY NOT NULL,

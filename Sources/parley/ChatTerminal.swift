@@ -98,7 +98,9 @@ struct ChatTerminal {
                     for try await _ in await client.download(file.attachment, in: file.conversation, to: destination) {}
                     TerminalIO.say("· saved \(destination.path)")
                 } else {
-                    try await client.send(text, in: conversationID)
+                    let sent = try await client.send(text, in: conversationID)
+                    // The app's masking rules hid something: say what was sent instead.
+                    if sent.text != text { TerminalIO.say("· sent masked: \(sent.text)") }
                 }
             } catch let error as ParleyError {
                 TerminalIO.say("· \(text.hasPrefix("/save") ? "not saved" : "not sent"): \(error.message)")

@@ -83,7 +83,7 @@ struct DocExampleTests {
             entry(Appearance.self), entry(BusinessHours.self), entry(AvailabilityReport.self), entry(Form.self), entry(FormSet.self),
             entry(FormSubmission.self), entry(FormSubmissionList.self), entry(SubmitFormRequest.self), entry(Rating.self),
             entry(RatingRequest.self), entry(RatingSummary.self), entry(EmailTranscriptRequest.self), entry(TranscriptEmail.self),
-            entry(TranscriptEmailList.self), entry(IdentitySettings.self), entry(AttachmentPolicy.self),
+            entry(TranscriptEmailList.self), entry(IdentitySettings.self), entry(AttachmentPolicy.self), entry(MaskingRules.self),
         ]
     }()
 

@@ -40,6 +40,8 @@ extension OpenAPIDocumentTests {
             try await api.call(404, "GET", "/v1/availability", query: "?queue=que_nonsense", token: visitor)
             try await api.call(200, "GET", "/v1/forms", token: visitor)
             try await api.call(403, "GET", "/v1/forms", token: operatorToken)
+            try await api.call(200, "GET", "/v1/masking", token: visitor)
+            try await api.call(401, "GET", "/v1/masking")
 
             // Open, talk, hand over.
             try await api.call(400, "POST", "/v1/conversations", json: OpenConversationRequest(subject: "Order"), token: visitor)
@@ -246,6 +248,12 @@ extension OpenAPIDocumentTests {
                                json: IdentitySettings(jwksURL: "https://shop.example/jwks.json", acceptsIdentityHash: true), token: operatorToken)
             try await api.call(400, "PUT", "/v1/admin/apps/{app}/identity", ["app": server.appID.rawValue],
                                json: IdentitySettings(requiresVerification: true), token: admin)
+            try await api.call(200, "GET", "/v1/admin/apps/{app}/masking", app, token: operatorToken)
+            try await api.call(200, "PUT", "/v1/admin/apps/{app}/masking", app, json: MaskingRules(masksIBANs: false, customRules: [
+                CustomMaskingRule(name: "Orders", pattern: #"ORD-\d{6}"#, replacement: "ORD-••••••"),
+            ]), token: operatorToken)
+            try await api.call(400, "PUT", "/v1/admin/apps/{app}/masking", ["app": server.appID.rawValue],
+                               json: MaskingRules(customRules: [CustomMaskingRule(name: "Slow", pattern: "(a+)+b", replacement: "x")]), token: admin)
             #expect(api.problems.isEmpty, "\(api.problems.joined(separator: "\n"))")
         }
     }

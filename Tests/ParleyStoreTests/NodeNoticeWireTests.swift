@@ -29,6 +29,7 @@ struct NodeNoticeWireTests {
              .signal(.sessionEnded(agent, tokenHash: "9f86d081884c7d65"))),
             (try NodeNoticeWire.signal(node: "a", .visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f")),
              .signal(.visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f"))),
+            (try NodeNoticeWire.signal(node: "a", .maskingChanged(app)), .signal(.maskingChanged(app))),
         ]
         for (payload, notice) in cases {
             #expect(NodeNoticeWire.parse(payload, ownNode: "b") == notice, "\(payload)")
@@ -39,7 +40,7 @@ struct NodeNoticeWireTests {
 
     @Test func malformedOrUnknown_isSkipped() {
         for payload in ["", "c", "c a", "c a app cnv 5 4", "c a app cnv 0 1", "c a app cnv 1 2 x", "c a app cnv one 2",
-                        "n a app cnv 0", "t a app cnv 2 {}", "t a app cnv 1 not-json", "a a agt maybe", "z a whatever", "p"] {
+                        "n a app cnv 0", "t a app cnv 2 {}", "t a app cnv 1 not-json", "a a agt maybe", "z a whatever", "p", "m a", "m a app extra"] {
             #expect(NodeNoticeWire.parse(payload, ownNode: "b") == nil, "\(payload)")
         }
     }

@@ -35,6 +35,32 @@ extension PostgresAdmin {
         throw PostgresAdminError(sql: sql)
     }
 
+    /// Every row of every table of the database's `public` schema as text (`row::text`), table by
+    /// table: what a search of the stored data for a value must look through.
+    public static func allRowsAsText(on server: PostgresStore.Configuration) async throws -> String {
+        let configuration = PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: server.username, password: server.password,
+            database: server.database ?? "postgres", tls: .disable)
+        let logger = Logger(label: "parley.tests.postgres")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        defer { Task { try? await connection.close() } }
+        var tables: [String] = []
+        for try await name in try await connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", logger: logger)
+            .decode(String.self) {
+            tables.append(name)
+        }
+        var text = ""
+        for table in tables {
+            text += "-- \(table)\n"
+            // The names come from the catalogue, quoted as identifiers.
+            let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT t::text FROM \(quoted) t"), logger: logger).decode(String.self) {
+                text += row + "\n"
+            }
+        }
+        return text
+    }
+
     /// A fresh, empty database on the server of `url` (for one test), and how to drop it.
     public static func freshDatabase(url: String) async throws -> (configuration: PostgresStore.Configuration, drop: @Sendable () async -> Void) {
         let server = try PostgresStore.Configuration(url: url)

@@ -47,10 +47,11 @@ public final class TestServer: Sendable {
     /// To restart one (same files, same port), pass the stopped server as `restarting`. To run
     /// another node on a shared database, pass its store and the first node as `joining`. To serve
     /// HTTPS and `wss:`, pass a certificate as `tls` (``TestCertificates/server``, or
-    /// ``TestCertificates/impostor`` for a server a client must refuse); ``http`` then trusts it.
+    /// ``TestCertificates/impostor`` for a server a client must refuse); ``http`` then trusts it. A
+    /// `logger` replaces the quiet default for the server and its SQLite store.
     public static func start(
         restarting previous: TestServer? = nil, store given: (any ParleyStore)? = nil, joining peer: TestServer? = nil,
-        tls: TestCertificate? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+        tls: TestCertificate? = nil, logger givenLogger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let tls = tls ?? previous?.tls
         let directory = previous?.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)")
@@ -58,6 +59,7 @@ public final class TestServer: Sendable {
         let metrics = ServerMetrics()
         var storeConfiguration = SQLiteStore.Configuration()
         storeConfiguration.metricsFactory = metrics.factory
+        if let givenLogger { storeConfiguration.logger = givenLogger }
         let store: any ParleyStore
         if let given {
             store = given
@@ -77,8 +79,10 @@ public final class TestServer: Sendable {
         configuration.outbound = .loopbackForTests
         configuration.tls = tls.map { ServerTLS(certificateChainPEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
         configure(&configuration)
-        var logger = Logger(label: "parleyd-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        var logger = givenLogger ?? Logger(label: "parleyd-test")
+        if givenLogger == nil {
+            logger.logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        }
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)
         guard let demo = try await server.administration.bootstrapDemo() ?? previous?.demo ?? peer?.demo else {
             throw TestFailure("expected an empty database")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an admin sets for the chat screens and sign-in: forms, appearance, business hours,
-/// identity. `:kind` is a ``Form/Kind``.
+/// identity, masking. `:kind` is a ``Form/Kind``.
 extension AdminEndpoints {
     /// `GET /v1/admin/apps/:app/forms/:kind?queue=`: one queue's form, or without `queue` the app-wide one.
     public var form: Endpoint<Void, Form> { .init(.get, "/v1/admin/apps/:app/forms/:kind") }
@@ -27,8 +27,13 @@ extension AdminEndpoints {
     /// `PUT /v1/admin/apps/:app/identity`.
     public var setIdentity: Endpoint<IdentitySettings, IdentitySettings> { .init(.put, "/v1/admin/apps/:app/identity") }
 
+    /// `GET /v1/admin/apps/:app/masking`: what the app masks (the defaults when never set).
+    public var masking: Endpoint<Void, MaskingRules> { .init(.get, "/v1/admin/apps/:app/masking") }
+    /// `PUT /v1/admin/apps/:app/masking`: replaces the rules; 400 naming the field for a bad or unsafe pattern.
+    public var setMasking: Endpoint<MaskingRules, MaskingRules> { .init(.put, "/v1/admin/apps/:app/masking") }
+
     var settings: [AnyEndpoint] {
         [form.erased, setForm.erased, deleteForm.erased, appearance.erased, setAppearance.erased,
-         hours.erased, setHours.erased, deleteHours.erased, identity.erased, setIdentity.erased]
+         hours.erased, setHours.erased, deleteHours.erased, identity.erased, setIdentity.erased, masking.erased, setMasking.erased]
     }
 }

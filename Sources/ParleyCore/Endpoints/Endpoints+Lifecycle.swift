@@ -1,7 +1,8 @@
 import Foundation
 
 extension Endpoint {
-    /// What a chat screen needs before a conversation starts: appearance, availability, forms.
+    /// What a chat screen needs before a conversation starts: appearance, availability, forms,
+    /// the masking rules.
     public static var lifecycle: LifecycleEndpoints { LifecycleEndpoints() }
 }
 
@@ -13,7 +14,9 @@ public struct LifecycleEndpoints: Sendable {
     public var availability: Endpoint<Void, AvailabilityReport> { .init(.get, "/v1/availability") }
     /// `GET /v1/forms?queue=`: the forms a queue's chat shows (default: the app's first queue).
     public var forms: Endpoint<Void, FormSet> { .init(.get, "/v1/forms") }
+    /// `GET /v1/masking`: what the app masks, so ParleyKit masks it before the text leaves the device.
+    public var masking: Endpoint<Void, MaskingRules> { .init(.get, "/v1/masking") }
 
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [appearance.erased, availability.erased, forms.erased] }
+    public var all: [AnyEndpoint] { [appearance.erased, availability.erased, forms.erased, masking.erased] }
 }

@@ -6,7 +6,8 @@ import ParleyCore
 /// availability, watch the inbox, accept, reply, end.
 ///
 /// Conversations assigned to the agent are subscribed automatically; their events arrive on
-/// ``events()`` in seq order and resume exactly after a reconnect.
+/// ``events()`` in seq order and resume exactly after a reconnect. Replies and notes are masked
+/// with the app's masking rules before they are sent, as a visitor's messages are.
 public actor AgentClient {
     /// What happens for an agent.
     public enum Event: Sendable, Hashable {
@@ -26,6 +27,8 @@ public actor AgentClient {
     let logger: Logger
     private let link: RealtimeLink
     private var session: AgentSession?
+    /// The app's masking rules, read at login (the built-in ones until then).
+    private var masker = Masker.builtIn
     private var cursors: [ConversationID: Int64] = [:]
     private var epoch: String?
     private var observers: [UUID: AsyncStream<Event>.Continuation] = [:]
@@ -68,6 +71,7 @@ public actor AgentClient {
     public func login(email: String, password: String) async throws -> Agent {
         let session = try await http.call(.session.agentLogin, body: AgentLoginRequest(email: email, password: password))
         self.session = session
+        await refreshMaskingRules()
         let states = await link.states()
         watcher = Task { [weak self] in
             for await state in states { await self?.emit(.connection(state)) }
@@ -124,12 +128,12 @@ public actor AgentClient {
         return accepted
     }
 
-    /// Replies in a conversation assigned to the agent; retries a lost answer with the same client
-    /// id, so the reply is stored once. Returns the stored event.
+    /// Replies in a conversation assigned to the agent, masked first; retries a lost answer with
+    /// the same client id, so the reply is stored once. Returns the stored event.
     @discardableResult
     public func reply(_ text: String, in conversation: ConversationID) async throws -> ConversationEvent {
         try ParleyError.checkMessageText(text)
-        let request = SendMessageRequest(clientMessageID: UUID().uuidString.lowercased(), text: text)
+        let request = SendMessageRequest(clientMessageID: UUID().uuidString.lowercased(), text: try masker.masking(text))
         return try await retryingLostAnswers {
             try await http.call(.conversations.send(conversation), body: request, token: try token()).event
         }
@@ -154,14 +158,24 @@ public actor AgentClient {
         try await http.call(.conversations.transfer(conversation), body: TransferRequest(queueID: queue), token: try token())
     }
 
-    /// Adds an internal note, which only agents ever see. Retries a lost answer with the same
-    /// client id, so the note is stored once.
+    /// Adds an internal note, which only agents ever see, masked like a reply. Retries a lost
+    /// answer with the same client id, so the note is stored once.
     @discardableResult
     public func addNote(_ text: String, in conversation: ConversationID) async throws -> InternalNote {
         try ParleyError.checkMessageText(text)
-        let request = AddNoteRequest(clientNoteID: UUID().uuidString.lowercased(), text: text)
+        let request = AddNoteRequest(clientNoteID: UUID().uuidString.lowercased(), text: try masker.masking(text))
         return try await retryingLostAnswers {
             try await http.call(.conversations.addNote(conversation), body: request, token: try token())
+        }
+    }
+
+    /// Reads the app's masking rules; a failure keeps the ones held (the server masks again).
+    private func refreshMaskingRules() async {
+        do {
+            let rules = try await http.call(.lifecycle.masking, token: try token())
+            if rules != masker.rules { masker = try Masker(rules: rules) }
+        } catch {
+            logger.debug("masking rules not read", metadata: ["error": "\(error)"])
         }
     }
 

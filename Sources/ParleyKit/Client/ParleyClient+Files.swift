@@ -31,7 +31,8 @@ extension ParleyClient {
         return policy
     }
 
-    /// Sends a file, with an optional caption. The file is checked here with the server's rules
+    /// Sends a file, with an optional caption (masked with the app's rules, as a text is). The file
+    /// is checked here with the server's rules
     /// (the app's policy, its type decided from its bytes), copied into the client's storage, and
     /// put in the outbox: from then on it is delivered exactly once, in order with the
     /// conversation's other messages, across lost connections and app restarts, as a text is.
@@ -47,6 +48,8 @@ extension ParleyClient {
     @discardableResult
     public func sendFile(at file: URL, name: String? = nil, caption: String = "", in conversation: ConversationID) async throws -> ChatMessage {
         let name = name ?? file.lastPathComponent
+        // The caption is masked here, as a text is, before it is stored or sent.
+        let caption = try masker.masking(caption, field: "caption")
         do {
             try Validation.fileName(name)
             try Validation.caption(caption)

@@ -14,6 +14,12 @@ import ParleyCore
 /// `send` writes the message to local storage before it returns; the client delivers it exactly
 /// once, in order, across reconnects and app restarts. Reconnects are automatic (``ReconnectPolicy``);
 /// after each, the client resumes every conversation after the last seq it has.
+///
+/// What the app's masking rules find (card numbers, social security numbers, IBANs, the admin's
+/// own patterns) is masked before a text is stored on the device or sent: messages, subjects,
+/// attributes, form answers, rating comments. `send` returns the masked text, so the user sees
+/// what was hidden. The rules come from the server on each connection and are kept in storage;
+/// until they have been read once, the built-in ones apply.
 public actor ParleyClient {
     /// The configuration the client was made with.
     public nonisolated let configuration: ParleyConfiguration
@@ -32,6 +38,8 @@ public actor ParleyClient {
     var uploadObservers: [String: [UUID: AsyncStream<FileProgress>.Continuation]] = [:]
     /// The app's attachment policy as last read from the server.
     var cachedPolicy: AttachmentPolicy?
+    /// The app's masking rules, compiled: the built-in ones until the app's have been read.
+    var masker = Masker.builtIn
     /// The store epoch the held seqs belong to (the history itself lives in `snapshots` and storage).
     var epoch: String?
     /// Every known conversation; one restored from storage holds its events only once they are
@@ -119,6 +127,7 @@ public actor ParleyClient {
             secrets = fresh
         }
         outbox = OutboxMachine(items: try storage.loadOutbox())
+        restoreMaskingRules()
         try restoreHistory()
         for item in outbox.items where snapshots[item.conversationID] == nil {
             snapshots[item.conversationID] = ConversationSnapshot(id: item.conversationID)
@@ -218,6 +227,10 @@ public actor ParleyClient {
     /// The visitor's id, once the server has told it.
     public var visitorID: VisitorID? { secrets?.visitorID }
 
+    /// The masking rules the client applies now: the app's as last read from the server (or kept in
+    /// storage), else the built-in ones (`MaskingRules.defaults`).
+    public var maskingRules: MaskingRules { masker.rules }
+
     // MARK: Conversations
 
     /// The visitor's conversations from the server, newest activity first.
@@ -237,13 +250,16 @@ public actor ParleyClient {
     ///     form; check them first with `Form.validate(_:)`, the same rules the server applies.
     ///   - offline: true when the chat is closed or nobody is online: the conversation waits for an
     ///     agent to answer later, and the reply arrives like any other.
+    ///
+    /// The subject, the attributes' values and the answers' text are masked before they are sent.
     /// - Throws: ``ParleyError`` (`isNetworkError` while offline; a 400 `invalid_form` with the fields).
     public func openConversation(queue: QueueID? = nil, subject: String? = nil, attributes: [String: String] = [:],
                                  formAnswers: FormAnswers? = nil, offline: Bool = false) async throws -> Conversation {
         var merged = configuration.customAttributes.merging(attributes) { _, new in new }
         merged["locale"] = merged["locale"] ?? configuration.locale.identifier
-        let request = OpenConversationRequest(queueID: queue ?? configuration.defaultQueueID, subject: subject, attributes: merged,
-                                              formAnswers: formAnswers, offline: offline ? true : nil)
+        let request = OpenConversationRequest(
+            queueID: queue ?? configuration.defaultQueueID, subject: try subject.map { try masker.masking($0, field: "subject") },
+            attributes: try masker.masking(merged), formAnswers: try formAnswers.map { try masker.masking($0) }, offline: offline ? true : nil)
         let conversation = try await http.call(.conversations.open, body: request, token: try await token(renew: false))
         remember(conversation)
         snapshots[conversation.id]?.queuePosition = conversation.queuePosition
@@ -268,11 +284,15 @@ public actor ParleyClient {
         return model
     }
 
-    /// Sends a text message. It is in local storage when this returns, shown as pending, and is
-    /// delivered exactly once when the connection allows, in order with the conversation's others.
+    /// Sends a text message. It is masked first (the message returned, the one stored on the
+    /// device and the one sent all hold the masked text), is in local storage when this returns,
+    /// shown as pending, and is delivered exactly once when the connection allows, in order with the
+    /// conversation's others.
     /// - Throws: ``ParleyError/invalidInput(_:)`` for empty or too long text; `.storage` when it cannot be saved.
     @discardableResult
     public func send(_ text: String, in conversation: ConversationID) async throws -> ChatMessage {
+        try ParleyError.checkMessageText(text)
+        let text = try masker.masking(text)
         try ParleyError.checkMessageText(text)
         if snapshots[conversation] == nil { snapshots[conversation] = ConversationSnapshot(id: conversation) }
         let item = OutboxItem(clientMessageID: UUID().uuidString.lowercased(), conversationID: conversation, text: text, createdAt: configuration.clock.now())
@@ -301,10 +321,12 @@ public actor ParleyClient {
         return try await http.call(.lifecycle.forms.query("queue", queue), token: try await token(renew: false))
     }
 
-    /// Answers the post-chat form of a conversation that has ended.
+    /// Answers the post-chat form of a conversation that has ended; the answers' text is masked
+    /// before it is sent.
     @discardableResult
     public func submitPostChat(_ answers: FormAnswers, in conversation: ConversationID) async throws -> FormSubmission {
-        try await http.call(.conversations.submitPostChat(conversation), body: SubmitFormRequest(answers: answers), token: try await token(renew: false))
+        let request = SubmitFormRequest(answers: try masker.masking(answers, field: "answers"))
+        return try await http.call(.conversations.submitPostChat(conversation), body: request, token: try await token(renew: false))
     }
 
     /// The chat's look: the server's appearance for the app, with what ``ParleyConfiguration/appearance``
@@ -321,14 +343,15 @@ public actor ParleyClient {
         return try await http.call(.lifecycle.availability.query("queue", queue), token: try await token(renew: false))
     }
 
-    /// Rates a conversation that has ended, 1 (bad) to 5 (great), with an optional comment. Rating
-    /// again replaces the earlier rating.
+    /// Rates a conversation that has ended, 1 (bad) to 5 (great), with an optional comment (masked
+    /// before it is sent). Rating again replaces the earlier rating.
     /// - Throws: ``ParleyError`` — invalid input for a score outside 1…5, a conflict when the
     ///   conversation has not ended or nobody answered it.
     @discardableResult
     public func rate(_ conversation: ConversationID, score: Int, comment: String? = nil) async throws -> Rating {
         guard (1...5).contains(score) else { throw ParleyError.invalidInput("score: 1 to 5") }
-        return try await http.call(.conversations.rate(conversation), body: RatingRequest(score: score, comment: comment), token: try await token(renew: false))
+        let request = RatingRequest(score: score, comment: try comment.map { try masker.masking($0, field: "comment") })
+        return try await http.call(.conversations.rate(conversation), body: request, token: try await token(renew: false))
     }
 
     /// The conversation's transcript, from its whole history on the server. Render it with
@@ -362,11 +385,13 @@ public actor ParleyClient {
            expiry.timeIntervalSinceNow > 60 {
             return token
         }
+        // The name and attributes the app gives are masked like anything else the visitor writes.
+        let attributes = configuration.customAttributes.isEmpty ? nil : try masker.masking(configuration.customAttributes)
         let session = try await http.call(
             .session.visitor,
-            body: VisitorSessionRequest(appID: configuration.appID, deviceID: secrets.deviceID, name: configuration.userName,
-                                        email: configuration.userEmail, attributes: configuration.customAttributes.isEmpty ? nil : configuration.customAttributes,
-                                        identity: configuration.identity.proof))
+            body: VisitorSessionRequest(appID: configuration.appID, deviceID: secrets.deviceID,
+                                        name: try configuration.userName.map { try masker.masking($0, field: "name") },
+                                        email: configuration.userEmail, attributes: attributes, identity: configuration.identity.proof))
         secrets.token = session.token
         secrets.tokenExpiresAt = session.expiresAt
         secrets.visitorID = session.visitor.id
@@ -388,9 +413,34 @@ public actor ParleyClient {
             storeHistory { try $0.saveEpoch(epoch) }
         }
         self.epoch = epoch
+        await refreshMaskingRules()
         _ = try? await conversations()
         for id in snapshots.keys { await subscribe(id) }
         try? await perform(outbox.connectionOpened())
+    }
+
+    // MARK: Masking
+
+    /// The rules kept in storage, if any; a storage that cannot give them leaves the built-in ones.
+    private func restoreMaskingRules() {
+        do {
+            if let rules = try storage.loadMaskingRules(), rules != masker.rules { masker = try Masker(rules: rules) }
+        } catch {
+            logger.warning("masking rules not restored; the built-in ones apply", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads the app's rules (on every connection: an admin may have changed them) and keeps them.
+    /// A failure keeps the rules held: the server masks again in any case.
+    private func refreshMaskingRules() async {
+        do {
+            let rules = try await http.call(.lifecycle.masking, token: try await token(renew: false))
+            guard rules != masker.rules else { return }
+            masker = try Masker(rules: rules)
+            try storage.saveMaskingRules(rules)
+        } catch {
+            logger.debug("masking rules not refreshed", metadata: ["error": "\(error)"])
+        }
     }
 
     private func lost() async {

@@ -19,6 +19,7 @@ import ParleyCore
 ///   read where they lie. (`docs/decisions/0009-client-storage-journals.md`)
 /// - `secrets.json` is small, readable by the owner only (`0600`) and replaced atomically (write,
 ///   then rename).
+/// - `masking.json` keeps the app's masking rules as last read, replaced atomically.
 /// - The `history.json` and `outbox.json` of earlier versions are read once, converted into
 ///   journals and removed.
 ///

@@ -10,6 +10,7 @@ public final class MemoryStorage: ParleyStorage {
         var secrets: StoredSecrets?
         var outbox: [OutboxItem] = []
         var history = StoredHistory()
+        var maskingRules: MaskingRules?
     }
 
     private let state: Mutex<State>
@@ -56,4 +57,9 @@ public final class MemoryStorage: ParleyStorage {
     public func resetEvents(of conversation: ConversationID) throws { state.withLock { $0.history.apply(.resetEvents(conversation)) } }
     /// Forgets every event and records the epoch. Never throws.
     public func resetHistory(epoch: String?) throws { state.withLock { $0.history.apply(.resetHistory(epoch: epoch)) } }
+
+    /// The masking rules kept, or nil. Never throws.
+    public func loadMaskingRules() throws -> MaskingRules? { state.withLock { $0.maskingRules } }
+    /// Keeps the masking rules. Never throws.
+    public func saveMaskingRules(_ rules: MaskingRules) throws { state.withLock { $0.maskingRules = rules } }
 }

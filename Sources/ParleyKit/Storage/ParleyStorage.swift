@@ -13,7 +13,9 @@ import ParleyCore
 ///
 /// ``loadHistoryIndex()`` and ``loadEvents(of:)`` have default implementations built on
 /// ``loadHistory()``, so a storage written for earlier versions keeps working (it reads everything
-/// at start, as before); implement them to make starts cost the list, not the history.
+/// at start, as before); implement them to make starts cost the list, not the history. So do
+/// ``loadMaskingRules()`` and ``saveMaskingRules(_:)`` (keeping nothing): implement them so that a
+/// text written offline right after a start is masked by the app's own rules, not only the built-in ones.
 ///
 /// Secrets (the device id and the session token) are kept apart from history, so a Keychain
 /// implementation can replace them. ParleyKit ships ``FileStorage`` (the default, journals in a
@@ -86,6 +88,16 @@ public protocol ParleyStorage: Sendable {
     /// the seqs held mean nothing. Conversation summaries stay.
     /// - Throws: when it cannot be written.
     func resetHistory(epoch: String?) throws
+
+    // MARK: Masking rules
+
+    /// The app's masking rules as last read from the server, or nil when none were kept.
+    /// Default: nil (the client applies the built-in rules until it has read the app's).
+    /// - Throws: when they cannot be read.
+    func loadMaskingRules() throws -> MaskingRules?
+    /// Keeps the app's masking rules, replacing the ones kept. Default: keeps nothing.
+    /// - Throws: when they cannot be written.
+    func saveMaskingRules(_ rules: MaskingRules) throws
 }
 
 /// The device id and the visitor session.

@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyStore
 
 /// What an admin sets for the chat screens of an app and its sign-in: forms, appearance, business
-/// hours, identity.
+/// hours, identity, masking.
 extension AdminController {
     func addSettingsRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         // `?queue=` for one queue's form; without it, the app-wide one.
@@ -46,6 +46,16 @@ extension AdminController {
             let settings = try await request.decodeJSON(IdentitySettings.self, context: context)
             try await identity.setSettings(settings, app: app)
             return JSONResponse(settings)
+        }
+
+        router.on(.admin.masking) { _, context in
+            JSONResponse(try await masking.rules(app: try await administeredApp(context)))
+        }
+        router.on(.admin.setMasking) { request, context in
+            let app = try await administeredApp(context)
+            let rules = try await request.decodeJSON(MaskingRules.self, context: context)
+            try await masking.setRules(rules, app: app)
+            return JSONResponse(rules)
         }
 
         router.on(.admin.hours) { _, context in

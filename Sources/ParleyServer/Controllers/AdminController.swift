@@ -4,11 +4,13 @@ import ParleyCore
 import ParleyStore
 
 /// `/v1/admin/…`: the operator token manages every app; an admin agent manages its own app. Apps,
-/// queues, agents and canned responses here; forms, appearance and hours in `+Settings.swift`.
+/// queues, agents and canned responses here; forms, appearance, hours, identity and masking in
+/// `+Settings.swift`.
 struct AdminController {
     let admin: AdminService
     let settings: AppSettings
     let identity: IdentityService
+    let masking: MaskingService
     let store: any ParleyStore
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {

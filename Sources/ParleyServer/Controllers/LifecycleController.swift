@@ -4,16 +4,22 @@ import ParleyCore
 import ParleyStore
 
 /// What a chat screen needs before a conversation starts: the app's appearance, whether a queue is
-/// open, and its forms. Admins set them with the routes of `AdminController+Settings.swift`.
+/// open, its forms, and what it masks. Admins set them with the routes of `AdminController+Settings.swift`.
 struct LifecycleController {
     let settings: AppSettings
     let availability: AvailabilityService
+    let masking: MaskingService
     let store: any ParleyStore
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         router.on(.lifecycle.appearance) { _, context in
             let app = try context.requireAppOfCaller()
             return JSONResponse(try await settings.appearance(app: app))
+        }
+
+        // What ParleyKit masks on the device before a text leaves it (the server masks again).
+        router.on(.lifecycle.masking) { _, context in
+            JSONResponse(try await masking.rules(app: try context.requireAppOfCaller()))
         }
 
         // `?queue=que_…` (default: the app's first queue).

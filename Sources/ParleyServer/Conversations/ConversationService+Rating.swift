@@ -12,9 +12,10 @@ extension ConversationService {
         if let comment, comment.count > Limits.maxRatingCommentLength {
             throw APIError.badRequest("comment: at most \(Limits.maxRatingCommentLength) characters")
         }
+        var masked: String?
+        if let comment, !comment.isEmpty { masked = try await masking.mask(comment, app: visitor.appID, field: "comment") }
         return try await store.rate(NewRating(
-            conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score,
-            comment: comment?.isEmpty == false ? comment : nil, at: clock.now()))
+            conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score, comment: masked, at: clock.now()))
     }
 
     /// A conversation's rating, for its visitor and the app's agents.

@@ -15,6 +15,9 @@ struct ConversationService: Sendable {
     let nodes: NodeLink
     /// The app's forms (pre-chat, unavailable, post-chat), checked when a conversation opens.
     let settings: AppSettings
+    /// Masks what visitors and agents write before it is stored (messages, notes, subjects,
+    /// attributes, form answers, rating comments).
+    let masking: MaskingService
     /// Messages per visitor (HTTP and realtime alike).
     let limits: RequestLimits
     let logger: Logger
@@ -110,27 +113,35 @@ struct ConversationService: Sendable {
             queue = first
         }
         let now = clock.now()
-        let submission = try await openingForm(request, queue: queue.id, app: visitor.appID, at: now)
+        var submission = try await openingForm(request, queue: queue.id, app: visitor.appID, at: now)
+        if let answers = submission?.answers { submission?.answers = try await masking.mask(answers, app: visitor.appID, field: "form_answers") }
+        var subject = request.subject
+        if let text = subject { subject = try await masking.mask(text, app: visitor.appID, field: "subject") }
+        let attributes = try await masking.mask(request.attributes ?? [:], app: visitor.appID, field: "attributes")
         let commit = try await committer.commit(.open(.init(
             id: .generate(at: now), appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
-            subject: request.subject, attributes: request.attributes ?? [:], queueRank: RoutingState.rank(at: now), at: now,
+            subject: subject, attributes: attributes, queueRank: RoutingState.rank(at: now), at: now,
             formSubmission: submission)))
         logger.debug("conversation opened", metadata: ["parley.conversation": "\(commit.conversation.id)"])
         return try await visible(commit.conversation.id, to: .visitor(visitor))
     }
 
-    /// Stores a text message (idempotent by client message id) and returns the commit.
+    /// Stores a message, masked (idempotent by client message id: the same text masks the same
+    /// way), and returns the commit. With an attachment, `text` is its caption (masked as well).
     func send(_ id: ConversationID, clientMessageID: String, text: String, attachment: Attachment? = nil, by caller: Caller) async throws -> ConversationCommit {
         try Validation.clientMessageID(clientMessageID)
         if attachment == nil { try Validation.messageText(text) } else { try Validation.caption(text) }
         guard let app = caller.appID else { throw APIError.notFound("conversation not found") }
         if case .visitor(let visitor) = caller { try limits.message(from: visitor.visitorID) }
+        let masked = try await masking.mask(text, app: app, field: "text")
+        // A custom rule's replacement may be longer than what it replaced: what is stored keeps the limits too.
+        if masked != text { if attachment == nil { try Validation.messageText(masked) } else { try Validation.caption(masked) } }
         // No read before the commit: the store scopes by app and refuses a visitor who is not the
         // owner as "not found", in the same transaction. The rank is used only if it reopens.
         let now = clock.now()
         return try await committer.commit(.postMessage(.init(
             conversationID: id, appID: app, author: caller.participant, clientMessageID: clientMessageID,
-            text: text, attachment: attachment, reopenRank: RoutingState.rank(at: now), at: now)))
+            text: masked, attachment: attachment, reopenRank: RoutingState.rank(at: now), at: now)))
     }
 
     /// Ends a conversation (a visitor's end while queued cancels it). Ending an ended one changes nothing.
@@ -187,14 +198,17 @@ struct ConversationService: Sendable {
 
     // MARK: Internal notes
 
-    /// Stores an agent's internal note (idempotent by client note id) and sends it to the agents
-    /// watching the conversation. Any agent of the app may write one, in any state.
+    /// Stores an agent's internal note, masked like a message (idempotent by client note id), and
+    /// sends it to the agents watching the conversation. Any agent of the app may write one, in
+    /// any state. Notes are masked too: a note is where an agent would copy a number to.
     func addNote(_ id: ConversationID, _ request: AddNoteRequest, by caller: AgentCaller) async throws -> NoteCommit {
         try Validation.clientMessageID(request.clientNoteID, field: "client_note_id")
         try Validation.messageText(request.text)
+        let text = try await masking.mask(request.text, app: caller.appID, field: "text")
+        if text != request.text { try Validation.messageText(text) }
         let commit = try await store.addNote(NewNote(
             conversationID: id, appID: caller.appID, author: .agent(caller.agentID, name: caller.name),
-            clientNoteID: request.clientNoteID, text: request.text, at: clock.now()))
+            clientNoteID: request.clientNoteID, text: text, at: clock.now()))
         if !commit.isDuplicate { hub.publish(commit.note, app: caller.appID) }
         return commit
     }

@@ -12,6 +12,8 @@ struct IdentityService: Sendable {
     let store: any ParleyStore
     let tokens: UserTokenVerifier
     let authService: AuthServiceVerifier
+    /// Masks the name and attributes a session request claims (or a proof gives) before they are stored.
+    let masking: MaskingService
     /// Told when a sign-in moves a device's conversations to the user (queue positions follow).
     let routing: RoutingEngine
     let clock: any WallClock
@@ -54,7 +56,11 @@ struct IdentityService: Sendable {
         }
         guard let stored = try await store.app(request.appID) else { throw APIError.notFound("app not found") }
         let settings = try await settings(app: request.appID)
-        let claimed = VisitorProfile(name: request.name, email: request.email, attributes: request.attributes)
+        // Masked before anything is stored; the email address is left as it is: transcripts are
+        // mailed to it (decision 0014).
+        var claimed = VisitorProfile(email: request.email)
+        if let name = request.name { claimed.name = try await masking.mask(name, app: request.appID, field: "name") }
+        if let attributes = request.attributes { claimed.attributes = try await masking.mask(attributes, app: request.appID, field: "attributes") }
         guard let proof else {
             if settings.requiresVerification { throw APIError.unauthorized("this app requires a verified user: send user_id with a proof") }
             return try await store.upsertVisitor(app: request.appID, deviceID: request.deviceID, profile: claimed, at: clock.now())
@@ -63,11 +69,12 @@ struct IdentityService: Sendable {
         // What the proof said wins over what the app claimed; the fields it gave are the verified ones.
         var verifiedFields: [String] = []
         var profile = claimed
-        if let name = user.name { profile.name = name; verifiedFields.append("name") }
+        if let name = user.name { profile.name = try await masking.mask(name, app: request.appID, field: "name"); verifiedFields.append("name") }
         if let email = user.email { profile.email = email; verifiedFields.append("email") }
         if !user.attributes.isEmpty {
             try Validation.attributes(user.attributes)
-            profile.attributes = (claimed.attributes ?? [:]).merging(user.attributes) { _, verified in verified }
+            let verified = try await masking.mask(user.attributes, app: request.appID, field: "attributes")
+            profile.attributes = (claimed.attributes ?? [:]).merging(verified) { _, verified in verified }
             verifiedFields += user.attributes.keys.map { "attributes.\($0)" }
         }
         let signedIn = try await store.verifiedVisitor(

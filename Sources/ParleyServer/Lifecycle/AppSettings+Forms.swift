@@ -76,7 +76,9 @@ extension ConversationService {
             throw APIError.conflict("no_form", "this app has no post-chat form")
         }
         switch form.validate(request.answers) {
-        case .success(let answers):
+        case .success(let valid):
+            // Validated as written (a phone number is normalised first), then masked.
+            let answers = try await masking.mask(valid, app: visitor.appID, field: "answers")
             let submission = FormSubmission(kind: .postChat, answers: answers, submittedAt: clock.now())
             try await store.submitForm(submission, conversation: id, app: visitor.appID, visitor: visitor.visitorID)
             return submission

@@ -26,6 +26,9 @@ public struct ServerMetrics: Sendable {
     /// Sampled when `/metrics` is read.
     let conversationsWaiting: Meter
     let agentsConnected: Meter
+    /// Texts that arrived holding something the app's masking rules mask (ParleyKit masks before
+    /// sending, so these came from the desk, the API, or a device with older rules).
+    let textsMasked: CoreMetrics.Counter
 
     /// A fresh registry and its metrics.
     public init() {
@@ -53,6 +56,7 @@ public struct ServerMetrics: Sendable {
         noticeLag = CoreMetrics.Timer(label: Self.Name.noticeLag, factory: factory)
         conversationsWaiting = Meter(label: Self.Name.conversationsWaiting, factory: factory)
         agentsConnected = Meter(label: Self.Name.agentsConnected, factory: factory)
+        textsMasked = CoreMetrics.Counter(label: Self.Name.textsMasked, factory: factory)
     }
 
     /// The metric names, as `/metrics` prints them (histograms add `_bucket`, `_sum`, `_count`).
@@ -66,6 +70,7 @@ public struct ServerMetrics: Sendable {
         public static let noticeLag = "parley_node_notice_lag_seconds"
         public static let conversationsWaiting = "parley_conversations_waiting"
         public static let agentsConnected = "parley_agents_connected"
+        public static let textsMasked = "parley_texts_masked_total"
         public static let outboxPending = "parley_outbox_pending"
         /// Made by the SQLite store: changes per transaction, and each transaction's time (its fsync).
         public static let commitBatchSize = "parley_commit_batch_size"

@@ -18,6 +18,8 @@ struct NodeFanOut: Service {
     let store: any ParleyStore
     let hub: Hub
     let routing: RoutingEngine
+    /// Forgets an app's masking rules when another node changed them.
+    let masking: MaskingService
     let metrics: ServerMetrics
     let clock: any WallClock
     /// How long a silent node's agents still count (``ServerConfiguration/nodeTimeout``).
@@ -73,9 +75,13 @@ struct NodeFanOut: Service {
             hub.revoke(session: tokenHash, agent: agent, reason: "logged out")
         case .signal(.visitorSessionEnded(let visitor, let tokenHash)):
             hub.revoke(visitorSession: tokenHash, visitor: visitor, reason: "signed out")
+        case .signal(.maskingChanged(let app)):
+            masking.forget(app)
         case .presenceChanged:
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
         case .resync, .nodeLost:
+            // A masking change may have been among what was missed.
+            masking.forgetAll()
             hub.resynchronize()
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
             await routing.reconcile()

@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -8,6 +8,7 @@ import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
 import { renderHours } from "./admin-hours.js";
 import { renderIdentity } from "./admin-identity.js";
+import { renderMasking } from "./admin-masking.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
 
@@ -21,6 +22,7 @@ const PAGES = {
   hours: { title: "Business hours", render: renderHours },
   identity: { title: "Identity", render: renderIdentity },
   attachments: { title: "Attachments", render: renderAttachments },
+  masking: { title: "Masking", render: renderMasking },
   app: { title: "App & key", render: renderApp },
 };
 
