@@ -76,6 +76,9 @@ public final class TestServer: Sendable {
         // Every test client is on 127.0.0.1, and many tests make dozens of visitors at once; the
         // tests of the limits turn them on. Auth services and key sets of tests are on loopback.
         configuration.rateLimits = .off
+        // No attachment sweep in the background: it would sleep on a test's manual clock, and the
+        // tests of the sweep run it by hand.
+        configuration.attachmentSweepInterval = nil
         configuration.outbound = .loopbackForTests
         configuration.tls = tls.map { ServerTLS(certificateChainPEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
         configure(&configuration)
