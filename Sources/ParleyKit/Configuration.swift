@@ -56,6 +56,11 @@ public struct ParleyConfiguration: Sendable {
     /// Where history, the outbox and secrets are kept. Default: a `Parley` folder in the
     /// application-support directory, or the temporary directory where there is none.
     public var storage: StorageLocation = .default
+    /// Where the key comes from that the files in ``storage`` are encrypted with (AES-256-GCM;
+    /// there is no unencrypted setting). Default ``StorageEncryption/automatic``: a key made on
+    /// first use, kept in the Keychain on Apple platforms and in a `0600` key file elsewhere.
+    /// Used only when the client makes its own ``FileStorage`` (no `storage` given to the client).
+    public var storageEncryption: StorageEncryption = .automatic
     /// What the app sets itself of the chat's look (title, welcome message, colour…); every field
     /// set here wins over the server's (``ParleyClient/appearance()``). Default: nothing overridden.
     public var appearance = Appearance()

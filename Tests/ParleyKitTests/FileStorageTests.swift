@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ParleyCore
 import ParleyKit
@@ -302,21 +303,17 @@ struct FileStorageTests {
     @Test func aWholeRecordThatDoesNotDecode_endsTheLoad_andIsCutOffBeforeTheNextAppend() throws {
         let directory = Self.temporaryDirectory()
         let id = ConversationID.generate()
-        let storage = FileStorage(directory: directory)
+        let key = SymmetricKey(size: .bits256)
+        let storage = FileStorage(directory: directory, encryption: .key(key))
         for name in ["a", "b", "c"] { try storage.appendOutbox(Self.item(name, id)) }
-        // A record with a sound checksum of a kind this version does not know (a newer one wrote it).
+        // A sound record (checksum, seal) of a kind this version does not know (a newer one wrote it).
         let payload = Data(#"{"kind":"from_the_future","item":{}}"#.utf8)
-        var record = Data()
-        for value in [UInt32(payload.count), Self.crc32(payload)] { record.append(contentsOf: withUnsafeBytes(of: value.bigEndian, Array.init)) }
-        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("outbox.log"))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: record + payload)
-        try handle.close()
+        try EncryptedStorageTests.appendSealedRecord(payload, role: "outbox", to: directory.appendingPathComponent("outbox.log"), key: key)
 
-        let reopened = FileStorage(directory: directory)
+        let reopened = FileStorage(directory: directory, encryption: .key(key))
         #expect(try reopened.loadOutbox() == ["a", "b", "c"].map { Self.item($0, id) })
         try reopened.appendOutbox(Self.item("d", id))
-        #expect(try FileStorage(directory: directory).loadOutbox() == ["a", "b", "c", "d"].map { Self.item($0, id) })
+        #expect(try FileStorage(directory: directory, encryption: .key(key)).loadOutbox() == ["a", "b", "c", "d"].map { Self.item($0, id) })
     }
 
     /// CRC-32 (IEEE), bit by bit: the journal's record checksum.
@@ -372,7 +369,11 @@ struct FileStorageTests {
         try storage.saveSecrets(StoredSecrets(deviceID: "device"))
         try storage.appendOutbox(Self.item("a", id))
         try storage.appendEvents(Self.events(id, 1...1), to: id)
-        for name in ["secrets.json", "outbox.log", "history.log"] {
+        var names = ["secrets.sealed", "outbox.log", "history.log"]
+        #if !canImport(Security)
+        names.append("storage.key")
+        #endif
+        for name in names {
             let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
             #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600, "\(name)")
         }

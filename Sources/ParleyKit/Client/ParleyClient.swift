@@ -81,11 +81,14 @@ public actor ParleyClient {
             deviceStorage = nil
         } else {
             let base = configuration.storage.directoryURL
+            let files = { (directory: URL) in
+                FileStorage(directory: directory, encryption: configuration.storageEncryption, logger: configuration.logger)
+            }
             if let userID = configuration.identity.userID {
-                self.storage = FileStorage(directory: base.appendingPathComponent(UserFolder.name(app: configuration.appID, user: userID), isDirectory: true))
-                deviceStorage = FileStorage(directory: base)
+                self.storage = files(base.appendingPathComponent(UserFolder.name(app: configuration.appID, user: userID), isDirectory: true))
+                deviceStorage = files(base)
             } else {
-                self.storage = FileStorage(directory: base)
+                self.storage = files(base)
                 deviceStorage = nil
             }
         }

@@ -6,8 +6,8 @@ import Synchronization
 /// conversation's records, so that a start reads the list and a conversation's events are decoded
 /// only when they are asked for.
 ///
-/// Building the index reads the file and checks every record's checksum, but decodes only the
-/// small records (summaries, epochs, resets): a record of events is recognised by its head
+/// Building the index reads the file, checks and opens every record (``JournalFile``), but decodes
+/// only the small records (summaries, epochs, resets): a record of events is recognised by its head
 /// (``EventsRecordHead``) and remembered by where it lies; the conversation's figures come from the
 /// digest in its last record. A conversation whose last record has no digest (written by an
 /// earlier version) is decoded once to make one. Compaction is ``Journal``'s: past the threshold and
@@ -36,8 +36,8 @@ final class HistoryJournal: Sendable {
     private let legacyURL: URL?
     private let compactionThreshold: Int
 
-    init(url: URL, legacyURL: URL?, compactionThreshold: Int) {
-        state = Mutex(State(file: JournalFile(url: url)))
+    init(url: URL, keyring: StorageKeyring, legacyURL: URL?, compactionThreshold: Int) {
+        state = Mutex(State(file: JournalFile(url: url, role: "history", keyring: keyring)))
         self.legacyURL = legacyURL
         self.compactionThreshold = compactionThreshold
     }
@@ -88,11 +88,10 @@ final class HistoryJournal: Sendable {
             } else {
                 payload = try Self.encode(change, encoder: state.encoder)
             }
-            let start = (state.file.length == 0 ? JournalFile.header.count : state.file.length) + JournalFile.recordOverhead
-            try state.file.append([payload], sync: false)
-            Self.note(change, at: start..<(start + payload.count), in: &state)
-            StoredHistory.account(change, bytes: payload.count + JournalFile.recordOverhead, in: &state.ledger)
-            if state.file.length >= compactionThreshold && state.file.length > 2 * (state.ledger.total + JournalFile.header.count) {
+            let location = try state.file.append([payload], sync: false)[0]
+            Self.note(change, at: location, in: &state)
+            StoredHistory.account(change, bytes: location.count + JournalFile.framing, in: &state.ledger)
+            if state.file.length >= compactionThreshold && state.file.length > 2 * (state.ledger.total + JournalFile.headerSize) {
                 try compact(&state)
             }
         }
@@ -116,9 +115,8 @@ final class HistoryJournal: Sendable {
         state.conversations = [:]
         var ledger = JournalLedger()
         var digests: [ConversationID: Data] = [:]
-        var end = records.isEmpty ? state.file.length : JournalFile.header.count
+        var end = records.first.map { $0.location.lowerBound - JournalFile.framing } ?? state.file.length
         for record in records {
-            let range = (record.end - record.payload.count)..<record.end
             let change: HistoryChange
             if let head = EventsRecordHead(payload: record.payload) {
                 change = .events(head.conversationID, [])
@@ -133,8 +131,8 @@ final class HistoryJournal: Sendable {
                 case .epoch, .conversation: break
                 }
             }
-            Self.note(change, at: range, in: &state)
-            StoredHistory.account(change, bytes: record.payload.count + JournalFile.recordOverhead, in: &ledger)
+            Self.note(change, at: record.location, in: &state)
+            StoredHistory.account(change, bytes: record.storedBytes, in: &ledger)
             end = record.end
         }
         state.file.discard(after: end)
@@ -188,14 +186,19 @@ final class HistoryJournal: Sendable {
 
     private func load(_ state: inout State) throws -> StoredHistory {
         try migrate(&state)
+        return try replay(&state)
+    }
+
+    /// The history the file's records rebuild (no migration).
+    private func replay(_ state: inout State) throws -> StoredHistory {
         let records = try state.file.readRecords()
         let changes = JournalDecoding.decodeAll(records.map(\.payload), as: HistoryChange.self, with: state.decoder)
         var value = StoredHistory()
         var ledger = JournalLedger()
-        var end = records.isEmpty ? state.file.length : JournalFile.header.count
+        var end = records.first.map { $0.location.lowerBound - JournalFile.framing } ?? state.file.length
         for (change, record) in zip(changes, records) {
             value.apply(change)
-            StoredHistory.account(change, bytes: record.payload.count + JournalFile.recordOverhead, in: &ledger)
+            StoredHistory.account(change, bytes: record.storedBytes, in: &ledger)
             end = record.end
         }
         state.file.discard(after: end)
@@ -227,8 +230,13 @@ final class HistoryJournal: Sendable {
         state.isIndexed = false
     }
 
-    /// Converts the `history.json` of an older version into a journal, once.
+    /// Converts the files of older versions, once: a journal of plain records is rewritten sealed
+    /// (atomically), a `history.json` becomes a journal.
     private func migrate(_ state: inout State) throws {
+        if try state.file.holdsPlaintextRecords() {
+            let value = try replay(&state)
+            try Self.write(value, to: &state)
+        }
         guard let legacyURL, FileManager.default.fileExists(atPath: legacyURL.path) else { return }
         // With both present, the journal was written and the process was killed before the old
         // file was removed: the journal holds everything.

@@ -50,8 +50,8 @@ struct JournalLedger {
 /// replays them. When the file is past `compactionThreshold` and more than half of it is dead
 /// records, it is rewritten as the changes that rebuild the value (write, sync, rename).
 ///
-/// A file in the old format (one JSON document, `legacyURL`) is read once, written as a journal and
-/// removed.
+/// A file in an old format is read once and written sealed: one JSON document (`legacyURL`, then
+/// removed), or a journal of plain records (`PRLYLOG1`, rewritten in place).
 final class Journal<Value: Journaled>: Sendable {
     private struct State: ~Copyable {
         var file: JournalFile
@@ -68,13 +68,15 @@ final class Journal<Value: Journaled>: Sendable {
 
     /// - Parameters:
     ///   - url: the journal.
+    ///   - role: the journal's role, authenticated with each record (`outbox`).
+    ///   - keyring: the storage's key.
     ///   - legacyURL: a JSON file of `Value` from before journals, migrated on first use.
     ///   - compactionThreshold: the size in bytes past which a journal that is more than half dead
     ///     records is rewritten.
     ///   - syncsEveryChange: true to fsync after each record (the outbox); false to leave it to the
     ///     system (the history, which the server can always send again).
-    init(url: URL, legacyURL: URL?, compactionThreshold: Int, syncsEveryChange: Bool) {
-        state = Mutex(State(file: JournalFile(url: url)))
+    init(url: URL, role: String, keyring: StorageKeyring, legacyURL: URL?, compactionThreshold: Int, syncsEveryChange: Bool) {
+        state = Mutex(State(file: JournalFile(url: url, role: role, keyring: keyring)))
         self.legacyURL = legacyURL
         self.compactionThreshold = compactionThreshold
         self.syncsEveryChange = syncsEveryChange
@@ -89,18 +91,16 @@ final class Journal<Value: Journaled>: Sendable {
         try state.withLock { state in try Self.load(&state, legacyURL: legacyURL) }
     }
 
-    /// Appends one change. Returns the bytes written (compaction aside).
-    @discardableResult
-    func append(_ change: Value.Change) throws -> Int {
+    /// Appends one change.
+    func append(_ change: Value.Change) throws {
         try state.withLock { state in
             if !state.isLoaded { _ = try Self.load(&state, legacyURL: legacyURL) }
             let payload = try Self.encode(change, name: state.file.url.lastPathComponent, encoder: state.encoder)
-            let written = try state.file.append([payload], sync: syncsEveryChange)
+            try state.file.append([payload], sync: syncsEveryChange)
             Value.account(change, bytes: payload.count + JournalFile.recordOverhead, in: &state.ledger)
-            if state.file.length >= compactionThreshold && state.file.length > 2 * (state.ledger.total + JournalFile.header.count) {
+            if state.file.length >= compactionThreshold && state.file.length > 2 * (state.ledger.total + JournalFile.headerSize) {
                 try Self.compact(&state, legacyURL: legacyURL)
             }
-            return written
         }
     }
 
@@ -116,10 +116,16 @@ final class Journal<Value: Journaled>: Sendable {
 
     private static func load(_ state: inout State, legacyURL: URL?) throws -> Value {
         try migrate(&state, legacyURL: legacyURL)
+        return try replay(&state)
+    }
+
+    /// The value the file's records rebuild (no migration).
+    private static func replay(_ state: inout State) throws -> Value {
         let records = try state.file.readRecords()
         var value = Value()
         var ledger = JournalLedger()
-        var end = records.isEmpty ? state.file.length : JournalFile.header.count
+        // Where the last usable record ends: the header's end until one is read.
+        var end = records.first.map { $0.location.lowerBound - JournalFile.framing } ?? state.file.length
         var isComplete = true
         for start in stride(from: 0, to: records.count, by: batchSize) where isComplete {
             let batch = records[start..<min(start + batchSize, records.count)]
@@ -136,7 +142,7 @@ final class Journal<Value: Journaled>: Sendable {
             // Applied batch by batch, so the decoded values are freed as they are folded in.
             for (change, record) in zip(changes, batch) {
                 value.apply(change)
-                Value.account(change, bytes: record.payload.count + JournalFile.recordOverhead, in: &ledger)
+                Value.account(change, bytes: record.storedBytes, in: &ledger)
                 end = record.end
             }
         }
@@ -168,8 +174,13 @@ final class Journal<Value: Journaled>: Sendable {
         state.isLoaded = true
     }
 
-    /// Converts the JSON file of an older version into a journal, once.
+    /// Converts the files of older versions, once: a journal of plain records is rewritten sealed
+    /// (atomically: a kill leaves the old file or the new one); a JSON file becomes a journal.
     private static func migrate(_ state: inout State, legacyURL: URL?) throws {
+        if try state.file.holdsPlaintextRecords() {
+            let value = try replay(&state)
+            try write(value, to: &state)
+        }
         guard let legacyURL, FileManager.default.fileExists(atPath: legacyURL.path) else { return }
         // With both present, the journal was written and the process was killed before the old
         // file was removed: the journal holds everything.

@@ -8,32 +8,61 @@ import Musl
 import Darwin
 #endif
 
-/// An append-only file of checksummed records, the layer under ``FileStorage``'s history and outbox.
+/// An append-only file of checksummed, sealed records, the layer under ``FileStorage``'s history
+/// and outbox.
 ///
-/// Layout: the 8-byte header `PRLYLOG1`, then records, each a 4-byte big-endian payload length, the
-/// payload's CRC-32 (4 bytes, big-endian) and the payload (one JSON value). A record is appended with
-/// one `write`, so a kill mid-write leaves at most one short or mismatching record at the end;
-/// reading stops there without failing, and the first append cuts it off before writing, so records
-/// written later are never hidden behind it.
+/// Layout: a 32-byte header (`PRLYLOG2`, the id of the key that sealed the records, and a random
+/// file id made each time the file is written whole), then records, each a 4-byte big-endian
+/// length, the CRC-32 of the stored bytes (4 bytes, big-endian) and the stored bytes: the record's
+/// JSON sealed with AES-GCM (``RecordSealer``: nonce, ciphertext, tag), authenticating the file's
+/// role, its header and the record's offset.
+///
+/// The checksum and the tag answer different questions. The checksum tells a whole record from a
+/// torn one: a record is appended with one `write`, so a kill mid-write leaves at most one short or
+/// mismatching record at the end; reading stops there without failing, and the first append cuts
+/// it off before writing, so records written later are never hidden behind it. A whole record
+/// whose tag does not authenticate was not torn but altered, or copied from elsewhere: reading
+/// fails with ``ParleyError`` (`storage`) naming the file and the offset, and leaves the file as it
+/// is, rather than drop that record and every later one.
+///
+/// Earlier versions wrote `PRLYLOG1` files: the same framing around plain JSON. They are read
+/// (``holdsPlaintext``), and the journals rewrite them sealed before anything else. A file whose
+/// header names another key is set aside (``StorageKeyring/setAside(_:)``) and reads as missing.
 ///
 /// Not thread-safe: its owner holds it under a lock.
 struct JournalFile {
-    static let header = Array("PRLYLOG1".utf8)
+    static let magic = Array("PRLYLOG2".utf8)
+    static let plaintextMagic = Array("PRLYLOG1".utf8)
+    /// The magic, the key id and the file id.
+    static let headerSize = 8 + RecordSealer.keyIDSize + 16
     /// A length above this is garbage, not a record (the biggest record is far smaller).
     static let maximumRecordBytes = 64 << 20
-    static let recordOverhead = 8
+    /// The length and the checksum before each record's stored bytes.
+    static let framing = 8
+    /// What a record takes in the file beyond its JSON: the framing and the sealing.
+    static let recordOverhead = framing + RecordSealer.overhead
 
     let url: URL
+    /// The file's role (`history`, `outbox`), authenticated with each record.
+    let role: String
+    private let keyring: StorageKeyring
     private var descriptor: Int32 = -1
     /// Where the last whole record ends (0 for an empty, missing or torn-header file).
     private(set) var length = 0
     /// True once the file has been read, so `length` is known.
     private(set) var isRead = false
+    /// True when the file read is a `PRLYLOG1` one, of plain records: it is to be rewritten, and
+    /// nothing is appended to it.
+    private(set) var holdsPlaintext = false
+    /// The header of the sealed file as read or written; nil before.
+    private var header: Data?
     /// True when the file was created by this instance and its directory entry is not synced yet.
     private var needsDirectorySync = false
 
-    init(url: URL) {
+    init(url: URL, role: String, keyring: StorageKeyring) {
         self.url = url
+        self.role = role
+        self.keyring = keyring
     }
 
     private var name: String { url.lastPathComponent }
@@ -41,12 +70,28 @@ struct JournalFile {
     /// Whether the file exists.
     var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
 
-    /// Every whole record, in order: its payload and where it ends in the file. Remembers where the
-    /// last one ends. A missing file has none.
-    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read or is not a journal.
-    mutating func readRecords() throws -> [(payload: Data, end: Int)] {
+    /// Whether the file is a `PRLYLOG1` one (plain records), from its first bytes alone.
+    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read.
+    func holdsPlaintextRecords() throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        do {
+            return try (handle.read(upToCount: Self.plaintextMagic.count) ?? Data()).elementsEqual(Self.plaintextMagic)
+        } catch {
+            throw ParleyError.storage("\(name) is unreadable: \(error)")
+        }
+    }
+
+    /// Every whole record, in order, opened. Remembers where the last one ends. A missing file,
+    /// or one set aside for another key, has none.
+    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read, is not a journal, or
+    ///   holds a record that does not authenticate.
+    mutating func readRecords() throws -> [JournalRecord] {
+        header = nil
+        holdsPlaintext = false
+        length = 0
+        isRead = false
         guard exists else {
-            length = 0
             isRead = true
             return []
         }
@@ -56,26 +101,67 @@ struct JournalFile {
         } catch {
             throw ParleyError.storage("\(name) is unreadable: \(error)")
         }
-        let records = try Self.parse(data, name: name)
-        length = records.last?.end ?? (data.count >= Self.header.count ? Self.header.count : 0)
+        let records = try records(in: data)
         isRead = true
         return records
     }
 
-    /// Payloads read where they lie (`pread`), in the order given: a conversation's records without
-    /// reading the rest of the journal. The ranges come from an earlier ``readRecords()``.
-    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read or is shorter.
-    func read(_ ranges: [Range<Int>]) throws -> [Data] {
-        guard !ranges.isEmpty else { return [] }
+    private mutating func records(in data: Data) throws -> [JournalRecord] {
+        // A file shorter than its magic was cut while being created: it holds nothing yet.
+        guard data.count >= Self.magic.count else { return [] }
+        let base = data.startIndex
+        let magic = data[base..<(base + Self.magic.count)]
+        if magic.elementsEqual(Self.plaintextMagic) {
+            holdsPlaintext = true
+            let locations = Self.locations(in: data, from: Self.plaintextMagic.count)
+            length = locations.last?.upperBound ?? Self.plaintextMagic.count
+            return locations.map { JournalRecord(payload: data[(base + $0.lowerBound)..<(base + $0.upperBound)], location: $0) }
+        }
+        guard magic.elementsEqual(Self.magic) else { throw ParleyError.storage("\(name) is not a Parley journal") }
+        // Cut inside its header: holds nothing yet either.
+        guard data.count >= Self.headerSize else { return [] }
+        let header = Data(data[base..<(base + Self.headerSize)])
+        let sealer = try keyring.current()
+        guard header[Self.magic.count..<(Self.magic.count + RecordSealer.keyIDSize)] == sealer.keyID else {
+            try keyring.setAside(url)
+            return []
+        }
+        let locations = Self.locations(in: data, from: Self.headerSize)
+        let records = try locations.map { location in
+            let stored = data[(base + location.lowerBound)..<(base + location.upperBound)]
+            return JournalRecord(payload: try openRecord(stored, at: location.lowerBound, header: header, with: sealer), location: location)
+        }
+        self.header = header
+        length = locations.last?.upperBound ?? Self.headerSize
+        return records
+    }
+
+    /// Records read where they lie (`pread`) and opened, in the order given: a conversation's
+    /// records without reading the rest of the journal. The locations come from an earlier
+    /// ``readRecords()`` or ``append(_:sync:)``.
+    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read, is shorter, or a record
+    ///   does not authenticate.
+    func read(_ locations: [Range<Int>]) throws -> [Data] {
+        guard !locations.isEmpty else { return [] }
+        let sealer = holdsPlaintext ? nil : try keyring.current()
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ParleyError.storage("cannot open \(name): \(String(cString: strerror(errno)))") }
         defer { _ = closeDescriptor(fd) }
-        return try ranges.map { range in
-            var payload = Data(count: range.count)
-            let count = payload.withUnsafeMutableBytes { pread(fd, $0.baseAddress, range.count, off_t(range.lowerBound)) }
-            guard count == range.count else { throw ParleyError.storage("\(name) is shorter than its records") }
-            return payload
+        return try locations.map { location in
+            var stored = Data(count: location.count)
+            let count = stored.withUnsafeMutableBytes { pread(fd, $0.baseAddress, location.count, off_t(location.lowerBound)) }
+            guard count == location.count else { throw ParleyError.storage("\(name) is shorter than its records") }
+            guard let sealer, let header else { return stored }
+            return try openRecord(stored, at: location.lowerBound, header: header, with: sealer)
         }
+    }
+
+    private func openRecord(_ stored: Data, at offset: Int, header: Data, with sealer: RecordSealer) throws -> Data {
+        guard let payload = sealer.open(stored, context: RecordSealer.context(role: role, header: header, offset: offset)) else {
+            throw ParleyError.storage("\(name): the record at byte \(offset - Self.framing) does not authenticate "
+                + "(altered on disk, or copied from another file); the file is left as it is")
+        }
+        return payload
     }
 
     /// Forgets the records after `end` (they cannot be used): the next append cuts them off first.
@@ -85,49 +171,75 @@ struct JournalFile {
         close()
     }
 
-    /// Splits a journal's bytes into records, stopping at the first torn or damaged one.
-    static func parse(_ data: Data, name: String) throws -> [(payload: Data, end: Int)] {
-        // A file shorter than its header was cut while being created: it holds nothing yet.
-        guard data.count >= header.count else { return [] }
+    /// Where the stored bytes of each whole record lie, stopping at the first torn or damaged one.
+    static func locations(in data: Data, from start: Int) -> [Range<Int>] {
         let base = data.startIndex
-        guard data[base..<(base + header.count)].elementsEqual(header) else {
-            throw ParleyError.storage("\(name) is not a Parley journal")
-        }
-        var records: [(payload: Data, end: Int)] = []
-        var offset = header.count
-        while data.count - offset >= recordOverhead {
+        var locations: [Range<Int>] = []
+        var offset = start
+        while data.count - offset >= framing {
             let recordLength = Int(data.readBigEndianUInt32(at: base + offset))
             let checksum = data.readBigEndianUInt32(at: base + offset + 4)
-            let start = offset + recordOverhead
+            let start = offset + framing
             guard recordLength <= maximumRecordBytes, data.count - start >= recordLength else { break }
-            let payload = data[(base + start)..<(base + start + recordLength)]
-            guard CRC32.checksum(payload) == checksum else { break }
+            guard CRC32.checksum(data[(base + start)..<(base + start + recordLength)]) == checksum else { break }
             offset = start + recordLength
-            records.append((payload, offset))
+            locations.append(start..<offset)
         }
-        return records
+        return locations
     }
 
-    /// The framed bytes of a record: length, checksum, payload.
-    static func frame(_ payload: Data, into buffer: inout Data) {
-        buffer.appendBigEndian(UInt32(payload.count))
-        buffer.appendBigEndian(CRC32.checksum(payload))
-        buffer.append(payload)
+    /// A new header: the magic, the key's id and a random file id.
+    private static func makeHeader(keyID: Data) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        var header = Data(magic)
+        header.append(keyID)
+        header.append(contentsOf: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return header
     }
 
-    /// Appends records with one `write`; with `sync`, the file (and, when new, its directory entry)
-    /// is on disk before this returns. Returns the bytes written.
+    /// Seals each payload at its offset and frames it: length, checksum, stored bytes. Returns
+    /// where each record's stored bytes lie, for a buffer written at `offset`.
+    @discardableResult
+    private func seal(_ payloads: [Data], header: Data, with sealer: RecordSealer, into buffer: inout Data, at offset: Int) throws -> [Range<Int>] {
+        var locations: [Range<Int>] = []
+        for payload in payloads {
+            let start = offset + buffer.count + Self.framing
+            let stored = try sealer.seal(payload, context: RecordSealer.context(role: role, header: header, offset: start))
+            buffer.appendBigEndian(UInt32(stored.count))
+            buffer.appendBigEndian(CRC32.checksum(stored))
+            buffer.append(stored)
+            locations.append(start..<(start + stored.count))
+        }
+        return locations
+    }
+
+    /// Appends records, sealed, with one `write`; with `sync`, the file (and, when new, its
+    /// directory entry) is on disk before this returns. Returns where each record's stored bytes lie.
     /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be opened or written; nothing of
     ///   the failed records then stays in the file.
     @discardableResult
-    mutating func append(_ payloads: [Data], sync: Bool) throws -> Int {
+    mutating func append(_ payloads: [Data], sync: Bool) throws -> [Range<Int>] {
         try openForAppending()
+        try catchUpWithTheFile()
+        let sealer = try keyring.current()
         var buffer = Data()
-        if length == 0 { buffer.append(contentsOf: Self.header) }
-        for payload in payloads { Self.frame(payload, into: &buffer) }
+        let header: Data
+        if length == 0 {
+            header = Self.makeHeader(keyID: sealer.keyID)
+            buffer.append(header)
+        } else if let current = self.header, !holdsPlaintext {
+            header = current
+        } else {
+            throw ParleyError.storage("\(name) holds plain records: it must be rewritten before appending")
+        }
+        guard header[Self.magic.count..<(Self.magic.count + RecordSealer.keyIDSize)] == sealer.keyID else {
+            // The key changed under this instance (a sign-out): records sealed now would be lost.
+            throw ParleyError.storage("\(name) is sealed with a key this storage no longer has: use a new storage")
+        }
+        let locations = try seal(payloads, header: header, with: sealer, into: &buffer, at: length)
         do {
-            try Self.writeAll(buffer, to: descriptor)
-            if sync { try Self.check(fsync(descriptor), "fsync") }
+            try PosixFile.writeAll(buffer, to: descriptor)
+            if sync { try PosixFile.check(fsync(descriptor), "fsync") }
         } catch {
             // Cut whatever part of the records reached the file, so the next append starts clean;
             // closed, so that the next append checks the file's size again should this fail too.
@@ -136,42 +248,60 @@ struct JournalFile {
             throw ParleyError.storage("cannot write \(name): \(error)")
         }
         length += buffer.count
+        self.header = header
         if sync && needsDirectorySync {
-            try Self.syncDirectory(of: url)
+            do {
+                try PosixFile.syncDirectory(of: url)
+            } catch {
+                throw ParleyError.storage("cannot sync \(name)'s folder: \(error)")
+            }
             needsDirectorySync = false
         }
-        return buffer.count
+        return locations
     }
 
-    /// Replaces the whole file with these records, atomically: a temporary file is written and
-    /// synced, renamed over the journal, and the directory synced. A kill at any point leaves
-    /// either the old journal or the new one.
+    /// Replaces the whole file with these records, sealed under a new header, atomically (a
+    /// temporary file written and synced, renamed over the journal, the directory synced). A kill
+    /// at any point leaves either the old journal or the new one.
     /// - Throws: ``ParleyError/storage(_:)`` when a step fails; the old journal then stays.
     mutating func replace(with payloads: [Data]) throws {
-        var buffer = Data(Self.header)
-        for payload in payloads { Self.frame(payload, into: &buffer) }
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(name + ".tmp")
+        let sealer = try keyring.current()
+        let header = Self.makeHeader(keyID: sealer.keyID)
+        var buffer = header
+        try seal(payloads, header: header, with: sealer, into: &buffer, at: 0)
         do {
-            let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            try Self.check(fd, "open")
-            defer { _ = closeDescriptor(fd) }
-            try Self.writeAll(buffer, to: fd)
-            try Self.check(fsync(fd), "fsync")
-            try Self.check(rename(temporary.path, url.path), "rename")
-            try Self.syncDirectory(of: url)
+            try PosixFile.replace(url, with: buffer)
         } catch {
-            _ = unlink(temporary.path)
             throw ParleyError.storage("cannot rewrite \(name): \(error)")
         }
         close()
         length = buffer.count
         isRead = true
+        holdsPlaintext = false
+        self.header = header
     }
 
     /// Closes the file (the next append opens it again).
     mutating func close() {
         if descriptor >= 0 { _ = closeDescriptor(descriptor) }
         descriptor = -1
+    }
+
+    /// Takes in records another instance appended to the same file since this one read it (one
+    /// client per folder is the rule; tests break it): `O_APPEND` puts new records after them, and
+    /// a record is sealed for the offset where it will lie.
+    private mutating func catchUpWithTheFile() throws {
+        guard length > 0 else { return }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return }
+        if Int(status.st_size) > length {
+            length = Int(status.st_size)
+        } else if Int(status.st_size) < length {
+            // Shorter than what was read: read it again.
+            close()
+            isRead = false
+            try openForAppending()
+        }
     }
 
     /// Opens the file for appending, creating it when missing, and cuts a torn last record off.
@@ -184,7 +314,7 @@ struct JournalFile {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            try Self.check(fd, "open")
+            try PosixFile.check(fd, "open")
             var status = stat()
             if fstat(fd, &status) == 0, Int(status.st_size) < length {
                 // Shorter than what was read: changed behind this instance's back; read it again.
@@ -192,7 +322,7 @@ struct JournalFile {
             }
             if fstat(fd, &status) == 0, Int(status.st_size) > length {
                 // Bytes past the last whole record: a torn record, or a header cut short.
-                try Self.check(ftruncate(fd, off_t(length)), "ftruncate")
+                try PosixFile.check(ftruncate(fd, off_t(length)), "ftruncate")
             }
             descriptor = fd
         } catch {
@@ -201,51 +331,17 @@ struct JournalFile {
         }
         needsDirectorySync = !existed
     }
-
-    private static func writeAll(_ buffer: Data, to fd: Int32) throws {
-        try buffer.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    try check(-1, "write")
-                }
-                offset += written
-            }
-        }
-    }
-
-    private static func syncDirectory(of url: URL) throws {
-        let fd = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        try check(fd, "open directory")
-        defer { _ = closeDescriptor(fd) }
-        try check(fsync(fd), "fsync directory")
-    }
-
-    private static func check(_ result: Int32, _ call: String) throws {
-        guard result < 0 else { return }
-        throw SystemCallError(call: call, code: errno)
-    }
 }
 
-/// `close(2)`, named apart from `JournalFile.close()`.
-private func closeDescriptor(_ fd: Int32) -> Int32 {
-    #if canImport(Darwin)
-    return Darwin.close(fd)
-    #elseif canImport(Musl)
-    return Musl.close(fd)
-    #else
-    return Glibc.close(fd)
-    #endif
-}
+/// A whole record: its payload (the JSON) and where its stored bytes lie in the file.
+struct JournalRecord {
+    let payload: Data
+    let location: Range<Int>
 
-/// A failed system call and its `errno`.
-private struct SystemCallError: Error, CustomStringConvertible {
-    let call: String
-    let code: Int32
-
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
+    /// Where the record ends in the file.
+    var end: Int { location.upperBound }
+    /// What the record takes in the file, framing included.
+    var storedBytes: Int { location.count + JournalFile.framing }
 }
 
 extension Data {

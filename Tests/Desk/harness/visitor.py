@@ -4,9 +4,24 @@ import json
 import os
 import re
 import subprocess
+import uuid
 
 from .http import API
 from .lines import LineLog
+
+
+# ParleyKit seals its files (the secrets too), so the harness cannot read the device id the CLI
+# would make. It chooses it instead: before the first start in a folder it writes a `secrets.json`
+# as earlier versions of ParleyKit did, which the CLI takes over (and seals) when it starts.
+_device_ids = {}
+
+
+def _choose_device_id(storage):
+    if storage not in _device_ids and not os.listdir(storage):
+        device_id = str(uuid.uuid4())
+        with open(os.path.join(storage, "secrets.json"), "w") as file:
+            json.dump({"deviceID": device_id}, file)
+        _device_ids[storage] = device_id
 
 
 class ChatCLI:
@@ -15,6 +30,7 @@ class ChatCLI:
         self.app_id = app_id
         self.storage = storage
         self.name = name
+        _choose_device_id(storage)
         arguments = [binary, "chat", "--server", base, "--app", app_id, "--storage", storage, "--name", name]
         if email:
             arguments += ["--email", email]
@@ -45,9 +61,9 @@ class ChatCLI:
         return len(self.output)
 
     def device_id(self):
-        with open(os.path.join(self.storage, "secrets.json")) as file:
-            secrets = json.load(file)
-        return secrets.get("deviceID") or secrets["device_id"]
+        if self.storage not in _device_ids:
+            raise RuntimeError(f"{self.storage} was not made by the harness: its device id is sealed")
+        return _device_ids[self.storage]
 
     def http(self):
         """An API client with a visitor token for the same visitor (same app, same device id)."""
