@@ -13,10 +13,8 @@ struct BenchSetup: Sendable {
     static func create(base: URL, adminToken: String) async throws -> BenchSetup {
         let http = HTTPClient(baseURL: base)
         let runID = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 36)
-        let app = try await http.request("POST", "/v1/admin/apps", body: CreateAppRequest(name: "client-bench \(runID)"), token: adminToken,
-                                         as: AppCredentials.self)
-        let queue = try await http.request("POST", "/v1/admin/apps/\(app.app.id)/queues", body: QueueRequest(name: "bench"), token: adminToken,
-                                           as: Queue.self)
+        let app = try await http.call(.admin.createApp, body: CreateAppRequest(name: "client-bench \(runID)"), token: adminToken)
+        let queue = try await http.call(.admin.createQueue(app.app.id), body: QueueRequest(name: "bench"), token: adminToken)
         return BenchSetup(http: http, appID: app.app.id, queueID: queue.id, runID: runID)
     }
 
@@ -55,13 +53,12 @@ struct BenchSetup: Sendable {
 
     func seedHistory(conversations: Int, messages: Int) async throws -> Seeded {
         let deviceID = "client-bench-\(runID)-loaded"
-        let session = try await http.request("POST", "/v1/visitor/session", body: VisitorSessionRequest(appID: appID, deviceID: deviceID, name: "Bench visitor"),
-                                             as: VisitorSession.self)
+        let session = try await http.call(.session.visitor, body: VisitorSessionRequest(appID: appID, deviceID: deviceID, name: "Bench visitor"))
         var ids: [ConversationID] = []
         for index in 0..<conversations {
-            let conversation = try await http.request("POST", "/v1/conversations",
-                                                      body: OpenConversationRequest(queueID: queueID, subject: "Order \(index)", attributes: ["plan": "pro"]),
-                                                      token: session.token, as: Conversation.self)
+            let conversation = try await http.call(.conversations.open,
+                                                   body: OpenConversationRequest(queueID: queueID, subject: "Order \(index)", attributes: ["plan": "pro"]),
+                                                   token: session.token)
             ids.append(conversation.id)
         }
         // One sender per conversation keeps each conversation's order; 16 conversations at a time.
@@ -73,7 +70,7 @@ struct BenchSetup: Sendable {
                 next += 1
                 group.addTask {
                     for message in 0..<messages {
-                        try await http.send("POST", "/v1/conversations/\(id)/messages", body: SendMessageRequest(
+                        try await http.call(.conversations.send(id), body: SendMessageRequest(
                             clientMessageID: UUID().uuidString.lowercased(), text: "Message \(message): where is my order? It was due on Tuesday."),
                             token: session.token)
                     }
@@ -82,14 +79,14 @@ struct BenchSetup: Sendable {
             while next < min(16, ids.count) { add() }
             while try await group.next() != nil { if next < ids.count { add() } }
         }
-        let list = try await http.request("GET", "/v1/conversations?limit=500", token: session.token, as: ConversationList.self)
+        let list = try await http.call(.conversations.list.query("limit", 500), token: session.token)
         return Seeded(deviceID: deviceID, token: session.token, conversations: ids, events: Int(list.conversations.reduce(0) { $0 + $1.lastSeq }))
     }
 
     /// Posts messages to a conversation one after the other (the loaded client receives them live).
     func post(_ count: Int, messagesTo conversation: ConversationID, token: String) async throws {
         for index in 0..<count {
-            try await http.send("POST", "/v1/conversations/\(conversation)/messages", body: SendMessageRequest(
+            try await http.call(.conversations.send(conversation), body: SendMessageRequest(
                 clientMessageID: UUID().uuidString.lowercased(), text: "Live message \(index): is anyone there?"), token: token)
         }
     }
