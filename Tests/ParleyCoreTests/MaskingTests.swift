@@ -39,6 +39,17 @@ struct MaskingTests {
         #expect(try masker.mask(["iban": "DE89370400440532013000", "plan": "gold"]) == ["iban": "DE••••••••••••••••3000", "plan": "gold"])
     }
 
+    /// The longest message made of what the detectors look at hardest (thousands of short digit
+    /// groups in one run, letter-digit words, separators) is masked in linear time: a visitor cannot
+    /// stall a send with it.
+    @Test(arguments: ["1 ", "1234567 ", "4111 ", "DE89 ", "1-", "١ ", "4111-1111-1111-1111 "])
+    func theLongestMessageOfOneShape_isMaskedQuickly(_ unit: String) throws {
+        let text = String(repeating: unit, count: Limits.maxMessageLength / unit.count)
+        let start = ContinuousClock.now
+        _ = try Masker.builtIn.mask(text)
+        #expect(ContinuousClock.now - start < .seconds(1), "\(unit.debugDescription) × \(text.count / unit.count)")
+    }
+
     // MARK: Checks
 
     @Test func luhnAndModulo97() {

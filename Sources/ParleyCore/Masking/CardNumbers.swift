@@ -10,18 +10,20 @@ enum CardNumbers {
     static let lengths = 13...19
 
     /// Masks the card numbers among the run's groups, leftmost first, each the longest that fits.
+    /// A window never holds more than 19 digits, so a run of thousands of groups (`1 1 1 1 …`)
+    /// costs a few checks per group, not a check of every pair of groups.
     static func mask(_ run: DigitRun, in scalars: inout [Unicode.Scalar]) {
         var low = run.groups.startIndex + (run.isGluedBefore ? 1 : 0)
         let high = run.groups.endIndex - (run.isGluedAfter ? 1 : 0)
         while low < high {
             var matched: Int?
-            var end = high
-            while end > low {
-                if isCardNumber(run.groups[low..<end]) {
-                    matched = end
-                    break
-                }
-                end -= 1
+            var end = low
+            var digits = 0
+            while end < high {
+                digits += run.groups[end].digits.count
+                guard digits <= lengths.upperBound else { break }
+                end += 1
+                if digits >= lengths.lowerBound, isCardNumber(run.groups[low..<end]) { matched = end }
             }
             if let matched {
                 DigitRun.mask(&scalars, groups: run.groups[low..<matched], keeping: 4)

@@ -68,8 +68,8 @@ struct DigitRun {
         return runs
     }
 
-    /// Replaces every digit of `groups[range]` with the mask but the last `keeping` digits;
-    /// separators stay as written.
+    /// Replaces every digit of `groups` with the mask but the last `keeping` digits; separators
+    /// stay as written.
     static func mask(_ scalars: inout [Unicode.Scalar], groups: ArraySlice<Group>, keeping: Int) {
         let total = groups.reduce(0) { $0 + $1.digits.count }
         var seen = 0

@@ -68,8 +68,8 @@ enum MaskedScalars {
     }
 
     /// True when the scalar at `index` glues a number that ends (or starts) next to it into
-    /// something longer: a word part, or a joiner with a digit behind it (`next` is the scalar past
-    /// the joiner, looking away from the number).
+    /// something longer: a word part, or a joiner with a digit behind it. `step` is the direction
+    /// away from the number: +1 after it, -1 before it.
     static func glues(_ scalars: [Unicode.Scalar], at index: Int, step: Int) -> Bool {
         guard scalars.indices.contains(index) else { return false }
         let scalar = scalars[index]

@@ -10,7 +10,7 @@ extension MaskingRules {
     /// - never matching empty text, and not matching its own replacement (masking twice would
     ///   change the text again);
     /// - finishing well within its runtime limit on texts of the longest message made to slow it
-    ///   down (``RegexSafety``).
+    ///   down (see `RegexSafety`).
     ///
     /// - Throws: ``Validation/Failure`` naming the first field at fault (`custom[2].pattern`).
     public func check() throws(Validation.Failure) {
