@@ -117,13 +117,14 @@ final class HistoryJournal: Sendable {
         var digests: [ConversationID: Data] = [:]
         var end = records.first.map { $0.location.lowerBound - JournalFile.framing } ?? state.file.length
         for record in records {
+            let payload = try state.file.payload(of: record)
             let change: HistoryChange
-            if let head = EventsRecordHead(payload: record.payload) {
+            if let head = EventsRecordHead(payload: payload) {
                 change = .events(head.conversationID, [])
                 digests[head.conversationID] = head.digest
             } else {
                 // A record that does not decode (written by a newer version) ends what can be read.
-                guard let decoded = try? state.decoder.decode(HistoryChange.self, from: record.payload) else { break }
+                guard let decoded = try? state.decoder.decode(HistoryChange.self, from: payload) else { break }
                 change = decoded
                 switch change {
                 case .events(let id, _), .resetEvents(let id): digests[id] = nil
@@ -192,7 +193,7 @@ final class HistoryJournal: Sendable {
     /// The history the file's records rebuild (no migration).
     private func replay(_ state: inout State) throws -> StoredHistory {
         let records = try state.file.readRecords()
-        let changes = JournalDecoding.decodeAll(records.map(\.payload), as: HistoryChange.self, with: state.decoder)
+        let changes = JournalDecoding.decodeAll(try records.map { try state.file.payload(of: $0) }, as: HistoryChange.self, with: state.decoder)
         var value = StoredHistory()
         var ledger = JournalLedger()
         var end = records.first.map { $0.location.lowerBound - JournalFile.framing } ?? state.file.length

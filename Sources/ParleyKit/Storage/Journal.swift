@@ -129,12 +129,13 @@ final class Journal<Value: Journaled>: Sendable {
         var isComplete = true
         for start in stride(from: 0, to: records.count, by: batchSize) where isComplete {
             let batch = records[start..<min(start + batchSize, records.count)]
-            var changes = JournalDecoding.decodeBatch(batch.map(\.payload), as: Value.Change.self, with: state.decoder)
+            let payloads = try batch.map { try state.file.payload(of: $0) }
+            var changes = JournalDecoding.decodeBatch(payloads, as: Value.Change.self, with: state.decoder)
             if changes.count < batch.count {
                 // A record that does not decode (written by a newer version) ends what can be read.
                 changes = []
-                for record in batch {
-                    guard let change = try? state.decoder.decode(Value.Change.self, from: record.payload) else { break }
+                for payload in payloads {
+                    guard let change = try? state.decoder.decode(Value.Change.self, from: payload) else { break }
                     changes.append(change)
                 }
                 isComplete = changes.count == batch.count

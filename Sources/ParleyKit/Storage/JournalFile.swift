@@ -55,7 +55,11 @@ struct JournalFile {
     /// nothing is appended to it.
     private(set) var holdsPlaintext = false
     /// The header of the sealed file as read or written; nil before.
-    private var header: Data?
+    private var header: Data? {
+        didSet { contextPrefix = header.map { RecordSealer.contextPrefix(role: role, header: $0) } ?? Data() }
+    }
+    /// The part of the header's records' contexts they share (``RecordSealer/contextPrefix(role:header:)``).
+    private var contextPrefix = Data()
     /// True when the file was created by this instance and its directory entry is not synced yet.
     private var needsDirectorySync = false
 
@@ -82,10 +86,9 @@ struct JournalFile {
         }
     }
 
-    /// Every whole record, in order, opened. Remembers where the last one ends. A missing file,
-    /// or one set aside for another key, has none.
-    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read, is not a journal, or
-    ///   holds a record that does not authenticate.
+    /// Every whole record, in order, as stored (``payload(of:)`` opens it). Remembers where
+    /// the last one ends. A missing file, or one set aside for another key, has none.
+    /// - Throws: ``ParleyError/storage(_:)`` when the file cannot be read or is not a journal.
     mutating func readRecords() throws -> [JournalRecord] {
         header = nil
         holdsPlaintext = false
@@ -115,7 +118,7 @@ struct JournalFile {
             holdsPlaintext = true
             let locations = Self.locations(in: data, from: Self.plaintextMagic.count)
             length = locations.last?.upperBound ?? Self.plaintextMagic.count
-            return locations.map { JournalRecord(payload: data[(base + $0.lowerBound)..<(base + $0.upperBound)], location: $0) }
+            return locations.map { JournalRecord(stored: data[(base + $0.lowerBound)..<(base + $0.upperBound)], location: $0) }
         }
         guard magic.elementsEqual(Self.magic) else { throw ParleyError.storage("\(name) is not a Parley journal") }
         // Cut inside its header: holds nothing yet either.
@@ -127,13 +130,17 @@ struct JournalFile {
             return []
         }
         let locations = Self.locations(in: data, from: Self.headerSize)
-        let records = try locations.map { location in
-            let stored = data[(base + location.lowerBound)..<(base + location.upperBound)]
-            return JournalRecord(payload: try openRecord(stored, at: location.lowerBound, header: header, with: sealer), location: location)
-        }
         self.header = header
         length = locations.last?.upperBound ?? Self.headerSize
-        return records
+        return locations.map { JournalRecord(stored: data[(base + $0.lowerBound)..<(base + $0.upperBound)], location: $0) }
+    }
+
+    /// A record's payload (its JSON): opened, for a sealed file. The records are opened one at a
+    /// time as their reader goes, so a start never holds every record in the clear at once.
+    /// - Throws: ``ParleyError/storage(_:)`` when it does not authenticate.
+    func payload(of record: JournalRecord) throws -> Data {
+        guard !holdsPlaintext else { return record.stored }
+        return try openRecord(record.stored, at: record.location.lowerBound, with: try keyring.current())
     }
 
     /// Records read where they lie (`pread`) and opened, in the order given: a conversation's
@@ -151,13 +158,16 @@ struct JournalFile {
             var stored = Data(count: location.count)
             let count = stored.withUnsafeMutableBytes { pread(fd, $0.baseAddress, location.count, off_t(location.lowerBound)) }
             guard count == location.count else { throw ParleyError.storage("\(name) is shorter than its records") }
-            guard let sealer, let header else { return stored }
-            return try openRecord(stored, at: location.lowerBound, header: header, with: sealer)
+            guard let sealer else { return stored }
+            return try openRecord(stored, at: location.lowerBound, with: sealer)
         }
     }
 
-    private func openRecord(_ stored: Data, at offset: Int, header: Data, with sealer: RecordSealer) throws -> Data {
-        guard let payload = sealer.open(stored, context: RecordSealer.context(role: role, header: header, offset: offset)) else {
+    /// A record of this file's header opened.
+    private func openRecord(_ stored: Data, at offset: Int, with sealer: RecordSealer) throws -> Data {
+        // Records are known only from a read or an append, which set the header: never returned sealed.
+        guard header != nil else { throw ParleyError.storage("\(name): a record read before its header") }
+        guard let payload = sealer.open(stored, context: RecordSealer.context(prefix: contextPrefix, offset: offset)) else {
             throw ParleyError.storage("\(name): the record at byte \(offset - Self.framing) does not authenticate "
                 + "(altered on disk, or copied from another file); the file is left as it is")
         }
@@ -202,9 +212,10 @@ struct JournalFile {
     @discardableResult
     private func seal(_ payloads: [Data], header: Data, with sealer: RecordSealer, into buffer: inout Data, at offset: Int) throws -> [Range<Int>] {
         var locations: [Range<Int>] = []
+        let prefix = header == self.header ? contextPrefix : RecordSealer.contextPrefix(role: role, header: header)
         for payload in payloads {
             let start = offset + buffer.count + Self.framing
-            let stored = try sealer.seal(payload, context: RecordSealer.context(role: role, header: header, offset: start))
+            let stored = try sealer.seal(payload, context: RecordSealer.context(prefix: prefix, offset: start))
             buffer.appendBigEndian(UInt32(stored.count))
             buffer.appendBigEndian(CRC32.checksum(stored))
             buffer.append(stored)
@@ -333,9 +344,9 @@ struct JournalFile {
     }
 }
 
-/// A whole record: its payload (the JSON) and where its stored bytes lie in the file.
+/// A whole record: its stored bytes (sealed, or the JSON of a `PRLYLOG1` file) and where they lie.
 struct JournalRecord {
-    let payload: Data
+    let stored: Data
     let location: Range<Int>
 
     /// Where the record ends in the file.

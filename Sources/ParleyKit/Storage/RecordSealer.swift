@@ -46,12 +46,25 @@ struct RecordSealer: Sendable {
         return try? AES.GCM.open(box, using: key, authenticating: context)
     }
 
-    /// The context a record is sealed with: its file's role, its file's header, and its offset in
-    /// the file (big-endian, 8 bytes).
+    /// The context a record is sealed with: its file's role, a zero byte, its file's header, and
+    /// its offset in the file (big-endian, 8 bytes).
     static func context(role: String, header: Data, offset: Int) -> Data {
-        var context = Data(role.utf8)
-        context.append(0)
-        context.append(header)
+        context(prefix: contextPrefix(role: role, header: header), offset: offset)
+    }
+
+    /// What the contexts of one file's records share: its role, a zero byte and its header.
+    static func contextPrefix(role: String, header: Data) -> Data {
+        var prefix = Data(role.utf8)
+        prefix.append(0)
+        prefix.append(header)
+        return prefix
+    }
+
+    /// A record's context from its file's prefix, in one allocation: a start opens every record of
+    /// the history, and building each context piece by piece was a tenth of that.
+    static func context(prefix: Data, offset: Int) -> Data {
+        var context = Data(capacity: prefix.count + 8)
+        context.append(prefix)
         withUnsafeBytes(of: UInt64(offset).bigEndian) { context.append(contentsOf: $0) }
         return context
     }
