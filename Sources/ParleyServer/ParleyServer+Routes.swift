@@ -20,6 +20,7 @@ extension ParleyServer {
         LifecycleController(settings: settings, availability: availability, masking: masking, store: store).addRoutes(to: api)
         TeamController(store: store, routing: routing).addRoutes(to: api)
         AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store).addRoutes(to: api)
+        WebhookController(webhooks: webhooks, store: store).addRoutes(to: api)
         DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, limits: limits, store: store).addRoutes(to: api)
         realtimeController.addRoutes(to: router.group().add(middleware: upgradeCallerMiddleware))
     }

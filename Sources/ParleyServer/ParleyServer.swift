@@ -30,6 +30,11 @@ public struct ParleyServer: Sendable {
     let agentSessions: AgentSessions
     let deskAssets: DeskAssets
     let outbound: OutboundClient
+    /// Apps' webhook endpoints, and the worker's wake-up and app list.
+    let webhooks: WebhookService
+    let webhookApps: WebhookApps
+    let outboxBell: OutboxBell
+    let secretBox: SecretBox?
     let identity: IdentityService
     /// Each app's masking rules, applied to every text before it is stored.
     let masking: MaskingService
@@ -44,8 +49,11 @@ public struct ParleyServer: Sendable {
         hub = Hub()
         let feedback = RoutingFeedback()
         let clock = configuration.clock
+        webhookApps = WebhookApps()
+        outboxBell = OutboxBell()
         committer = ConversationCommitter(
-            store: store, hub: hub, routing: feedback, effects: configuration.commitEffects, metrics: configuration.metrics, logger: logger)
+            store: store, hub: hub, routing: feedback, effects: CombinedCommitEffects([WebhookRule(apps: webhookApps), configuration.commitEffects]),
+            bell: outboxBell, metrics: configuration.metrics, logger: logger)
         routing = RoutingEngine(
             store: store, hub: hub, committer: committer, clock: clock, graceDuration: configuration.offlineGrace, logger: logger)
         feedback.connect(routing)
@@ -76,6 +84,10 @@ public struct ParleyServer: Sendable {
         agentSessions = AgentSessions(
             store: store, hasher: hasher, hub: hub, nodes: nodes, clock: clock, lifetime: configuration.agentSessionLifetime, limits: limits)
         outbound = OutboundClient(policy: configuration.outbound)
+        secretBox = configuration.secretsKey.flatMap { try? SecretBox(key: $0) }
+        webhooks = WebhookService(
+            store: store, secrets: secretBox, policy: configuration.outbound, configuration: configuration.webhooks, bell: outboxBell,
+            apps: webhookApps, clock: clock)
         identity = IdentityService(
             store: store, tokens: UserTokenVerifier(outbound: outbound, clock: clock), authService: AuthServiceVerifier(outbound: outbound, clock: clock),
             masking: masking, routing: routing, clock: clock)
@@ -85,6 +97,12 @@ public struct ParleyServer: Sendable {
     var attachmentJanitor: AttachmentJanitor {
         AttachmentJanitor(store: store, attachments: attachments, interval: configuration.attachmentSweepInterval ?? 3_600, graceTime: 3_600,
                           clock: configuration.clock, logger: logger)
+    }
+
+    /// The webhook worker, one per node.
+    var webhookDeliverer: WebhookDeliverer {
+        WebhookDeliverer(store: store, outbound: outbound, secrets: secretBox, configuration: configuration.webhooks, bell: outboxBell,
+                         apps: webhookApps, clock: configuration.clock, logger: logger)
     }
 
     /// The administration service (used by `parleyd admin` and the first-start demo).
@@ -119,6 +137,9 @@ public struct ParleyServer: Sendable {
         }
 
         let janitorServices: [any Service] = configuration.attachmentSweepInterval == nil ? [] : [attachmentJanitor]
+        // Commits made before the first poll already know which apps have endpoints.
+        webhookApps.add(try await store.webhookApps())
+        let webhookServices: [any Service] = configuration.webhooks.isDeliveryEnabled ? [webhookDeliverer] : []
         let mailServices: [any Service] = configuration.smtp.map { smtp in
             [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval,
                     clock: configuration.clock, logger: logger)]
@@ -128,7 +149,8 @@ public struct ParleyServer: Sendable {
             router: router,
             server: try makeServerBuilder(socketRouter: socketRouter, tls: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "parleyd"),
-            services: [RoutingService(routing: routing), OutboundService(client: outbound)] + janitorServices + nodeServices + mailServices,
+            services: [RoutingService(routing: routing), OutboundService(client: outbound)] + janitorServices + nodeServices + mailServices
+                + webhookServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

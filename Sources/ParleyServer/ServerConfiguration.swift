@@ -64,9 +64,16 @@ public struct ServerConfiguration: Sendable {
     /// so its figures (commit batches, fsync time, node notices) are in the same registry.
     /// Default a fresh registry.
     public var metrics = ServerMetrics()
-    /// The side effects kept with every commit, in its transaction (outbox rows for push and
-    /// webhooks; ``CommitEffects``). Default none.
+    /// Further side effects kept with every commit, in its transaction (``CommitEffects``), beside
+    /// the webhook rule the server always applies. Default none.
     public var commitEffects: any CommitEffects = NoCommitEffects()
+    /// Webhook delivery: retries, rotation overlap, polling. Default ``WebhookConfiguration/init()``.
+    public var webhooks = WebhookConfiguration()
+    /// The 32-byte key that seals secrets kept in the database (webhook signing secrets) with
+    /// AES-GCM (``SecretBox``). Nil: webhooks cannot be made (409 `secrets_key_missing`). Default
+    /// nil; parleyd reads `--secrets-key-file` / `PARLEY_SECRETS_KEY`, or makes `secrets.key` in its
+    /// data directory.
+    public var secretsKey: Data?
     /// How much of each kind of request one client may make (visitor sessions, messages, agent
     /// logins). Default ``RateLimits/init()``; ``RateLimits/off`` for load tests.
     public var rateLimits = RateLimits()

@@ -10,6 +10,17 @@ import ParleyCore
 public protocol CommitEffects: Sendable {
     /// The outbox rows to store with `commit` (made by `change`); usually none.
     func entries(for commit: ConversationCommit, change: ConversationChange) -> [OutboxEntry]
+    /// The outbox rows to store with a rating (``ConversationStore/rate(_:effects:)``), in its
+    /// transaction. Default none.
+    func entries(for rating: Rating, conversation: Conversation) -> [OutboxEntry]
+    /// The outbox rows to store with a post-chat form's answers (``ConversationStore/submitForm(_:conversation:app:visitor:effects:)``),
+    /// in their transaction. Default none.
+    func entries(for submission: FormSubmission, conversation: Conversation) -> [OutboxEntry]
+}
+
+extension CommitEffects {
+    public func entries(for rating: Rating, conversation: Conversation) -> [OutboxEntry] { [] }
+    public func entries(for submission: FormSubmission, conversation: Conversation) -> [OutboxEntry] { [] }
 }
 
 /// No side effects.
@@ -24,6 +35,12 @@ public struct CombinedCommitEffects: CommitEffects {
     public init(_ rules: [any CommitEffects]) { self.rules = rules }
     public func entries(for commit: ConversationCommit, change: ConversationChange) -> [OutboxEntry] {
         rules.flatMap { $0.entries(for: commit, change: change) }
+    }
+    public func entries(for rating: Rating, conversation: Conversation) -> [OutboxEntry] {
+        rules.flatMap { $0.entries(for: rating, conversation: conversation) }
+    }
+    public func entries(for submission: FormSubmission, conversation: Conversation) -> [OutboxEntry] {
+        rules.flatMap { $0.entries(for: submission, conversation: conversation) }
     }
 }
 
@@ -41,9 +58,16 @@ public struct OutboxEntry: Sendable, Hashable {
     public var payload: String
     /// When it is first due.
     public var dueAt: Date
+    /// Who it goes to: one row (``OutboxTargets/single``), or one row per destination the store
+    /// finds in the same transaction (every enabled webhook endpoint of the app taking the event).
+    public var targets: OutboxTargets
 
-    public init(id: String, kind: String, appID: AppID, conversationID: ConversationID, seq: Int64, payload: String, dueAt: Date) {
+    public init(
+        id: String, kind: String, appID: AppID, conversationID: ConversationID, seq: Int64, payload: String, dueAt: Date,
+        targets: OutboxTargets = .single
+    ) {
         self.id = id
+        self.targets = targets
         self.kind = kind
         self.appID = appID
         self.conversationID = conversationID
@@ -51,4 +75,15 @@ public struct OutboxEntry: Sendable, Hashable {
         self.payload = payload
         self.dueAt = dueAt
     }
+}
+
+/// Where an outbox entry goes. The store expands it into rows in the commit's transaction, so a
+/// row exists exactly for the destinations that existed when the event was stored.
+public enum OutboxTargets: Sendable, Hashable {
+    /// One row, with no target (its id is the entry's id).
+    case single
+    /// One row per enabled webhook endpoint of the entry's app that takes events of this type;
+    /// none when there is no such endpoint. Each row's id is `"<entry id>.<endpoint id>"`, its
+    /// target the endpoint, its message id the entry's id.
+    case webhookEndpoints(event: String)
 }

@@ -12,7 +12,7 @@ import ParleyCore
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String
@@ -124,7 +124,8 @@ public protocol ConversationStore: Sendable {
     /// `createdAt` stays). The agent and queue are the conversation's, read in the same transaction.
     /// Throws ``StoreError/notFound(_:)`` for a conversation of another app or another visitor,
     /// ``StoreError/invalidState(_:)`` unless it ended after an agent handled it.
-    func rate(_ rating: NewRating) async throws -> Rating
+    /// `effects`' rows for the rating (``CommitEffects/entries(for:conversation:)``) are stored in the same transaction.
+    func rate(_ rating: NewRating, effects: any CommitEffects) async throws -> Rating
     /// A conversation's rating, if it has one.
     func rating(_ id: ConversationID, app: AppID) async throws -> Rating?
     /// Every rating of an app, as (score, agent, queue), for the admins' averages.
@@ -134,7 +135,8 @@ public protocol ConversationStore: Sendable {
     /// Stores a form's answers with an ended conversation of the visitor (the post-chat form),
     /// replacing earlier answers of that kind. Throws ``StoreError/notFound(_:)`` for another app's
     /// or visitor's conversation, ``StoreError/invalidState(_:)`` unless it has ended.
-    func submitForm(_ submission: FormSubmission, conversation: ConversationID, app: AppID, visitor: VisitorID) async throws
+    /// `effects`' rows for the answers are stored in the same transaction.
+    func submitForm(_ submission: FormSubmission, conversation: ConversationID, app: AppID, visitor: VisitorID, effects: any CommitEffects) async throws
     /// The forms answered for a conversation (pre-chat or unavailable, post-chat), oldest first.
     func formSubmissions(_ id: ConversationID, app: AppID) async throws -> [FormSubmission]
 }
@@ -172,6 +174,22 @@ public protocol OutboxStore: Sendable {
     func pendingOutbox(kind: String, limit: Int) async throws -> [OutboxEntry]
     /// How many outbox rows and emails wait to be delivered, by kind (`"mail"` for transcript emails).
     func outboxDepths() async throws -> [String: Int]
+    /// Takes up to `limit` rows of `kind` due at `now`, oldest first, and holds each for `lease`
+    /// (its next attempt moves to `now + lease`), so no other worker or node tries it meanwhile.
+    /// A row is not taken while an earlier row (by seq, then insertion) of the same conversation and
+    /// target waits, nor while it is held (its target disabled). PostgreSQL takes rows with
+    /// `FOR UPDATE SKIP LOCKED`, so nodes claiming at once take different rows.
+    func claimOutbox(kind: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [ClaimedOutboxRow]
+    /// Records an attempt at a claimed row and what follows it, in one transaction; `body` (the
+    /// bytes sent) is kept from the first attempt on.
+    func recordOutboxAttempt(_ id: String, _ attempt: OutboxAttemptRecord, body: String?, outcome: OutboxOutcome) async throws
+    /// Rows of `kind` for `target`, newest first, at most `limit`, with their attempts.
+    func outboxRows(kind: String, target: String, limit: Int) async throws -> [OutboxRowRecord]
+    /// One row of `kind` for `target` with its attempts, or nil.
+    func outboxRow(_ id: String, kind: String, target: String) async throws -> OutboxRowRecord?
+    /// Makes a row due again at `at` (pending, not held), whatever became of it; its attempts stay.
+    /// False when there is no such row.
+    func resendOutbox(_ id: String, kind: String, target: String, at: Date) async throws -> Bool
 
     // MARK: Mail outbox
     /// Keeps an email to send, durably, for a conversation of its app.
@@ -190,6 +208,14 @@ extension ConversationStore {
     /// Applies a change with no side effects (see ``commit(_:effects:)``).
     public func commit(_ change: ConversationChange) async throws -> ConversationCommit {
         try await commit(change, effects: NoCommitEffects())
+    }
+    /// Stores a rating with no side effects (see ``rate(_:effects:)``).
+    public func rate(_ rating: NewRating) async throws -> Rating {
+        try await rate(rating, effects: NoCommitEffects())
+    }
+    /// Stores a form's answers with no side effects (see ``submitForm(_:conversation:app:visitor:effects:)``).
+    public func submitForm(_ submission: FormSubmission, conversation: ConversationID, app: AppID, visitor: VisitorID) async throws {
+        try await submitForm(submission, conversation: conversation, app: app, visitor: visitor, effects: NoCommitEffects())
     }
 }
 

@@ -175,6 +175,30 @@ enum PostgresMigrations {
             "CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, stored_at BIGINT NOT NULL)",
             "CREATE TABLE blob_chunks (sha256 TEXT NOT NULL, chunk INTEGER NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (sha256, chunk))",
         ]),
+        // Webhooks (issue 16): apps' endpoints, secrets sealed; the outbox learns destinations
+        // (`target`), ordering (`position`), holding, the bytes sent and every attempt (decision 0016).
+        ("0013-webhooks", [
+            """
+            CREATE TABLE webhook_endpoints (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id), url TEXT NOT NULL, description TEXT,
+                events TEXT NOT NULL, enabled BOOLEAN NOT NULL, disabled_reason TEXT, secret TEXT NOT NULL, previous_secret TEXT,
+                previous_secret_expires_at BIGINT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX webhook_endpoints_app ON webhook_endpoints(app_id)",
+            "ALTER TABLE outbox ADD COLUMN target TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE outbox ADD COLUMN message_id TEXT",
+            "ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending'",
+            "ALTER TABLE outbox ADD COLUMN held BOOLEAN NOT NULL DEFAULT false",
+            "ALTER TABLE outbox ADD COLUMN body TEXT",
+            "ALTER TABLE outbox ADD COLUMN position BIGSERIAL",
+            "CREATE INDEX outbox_order ON outbox(conversation_id, target, seq) WHERE done_at IS NULL",
+            "CREATE INDEX outbox_target ON outbox(kind, target, created_at)",
+            """
+            CREATE TABLE outbox_attempts (
+                outbox_id TEXT NOT NULL REFERENCES outbox(id), number BIGINT NOT NULL, at BIGINT NOT NULL, status BIGINT,
+                response TEXT, error TEXT, duration_ms BIGINT NOT NULL, PRIMARY KEY (outbox_id, number))
+            """,
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

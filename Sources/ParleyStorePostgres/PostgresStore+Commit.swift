@@ -229,12 +229,7 @@ extension PostgresStore {
                     \(file.contentType), \(file.size), \(file.sha256), \(Timestamp.millis(record.createdAt)))
                 """, logger: logger)
         case .enqueue(let entry):
-            try await connection.query(
-                """
-                INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at)
-                VALUES (\(entry.id), \(entry.kind), \(entry.appID.rawValue), \(entry.conversationID.rawValue), \(entry.seq), \(entry.payload),
-                    \(Timestamp.millis(entry.dueAt)), 0, \(Timestamp.millis(entry.dueAt)))
-                """, logger: logger)
+            try await enqueue(entry, on: connection)
         }
     }
 

@@ -4,13 +4,17 @@ import ParleyStore
 import PostgresNIO
 
 extension PostgresStore {
-    public func submitForm(_ submission: FormSubmission, conversation id: ConversationID, app: AppID, visitor: VisitorID) async throws {
+    public func submitForm(
+        _ submission: FormSubmission, conversation id: ConversationID, app: AppID, visitor: VisitorID, effects: any CommitEffects
+    ) async throws {
         try await transaction { connection in
             guard let row = try await rows("SELECT * FROM conversations WHERE id = \(id.rawValue) AND app_id = \(app.rawValue) FOR UPDATE",
                                            on: connection).first
             else { throw StoreError.notFound("conversation not found") }
-            try FormRules.checkPostChat(try PostgresRows.conversation(row), visitor: visitor)
+            let conversation = try PostgresRows.conversation(row)
+            try FormRules.checkPostChat(conversation, visitor: visitor)
             try await insertFormAnswers(submission, conversation: id, on: connection)
+            for entry in effects.entries(for: submission, conversation: conversation) { try await enqueue(entry, on: connection) }
         }
     }
 

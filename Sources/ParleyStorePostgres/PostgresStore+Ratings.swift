@@ -4,7 +4,7 @@ import ParleyStore
 import PostgresNIO
 
 extension PostgresStore {
-    public func rate(_ rating: NewRating) async throws -> Rating {
+    public func rate(_ rating: NewRating, effects: any CommitEffects) async throws -> Rating {
         try await transaction { connection in
             guard let row = try await rows(
                 "SELECT * FROM conversations WHERE id = \(rating.conversationID.rawValue) AND app_id = \(rating.appID.rawValue) FOR UPDATE",
@@ -24,7 +24,9 @@ extension PostgresStore {
                 RETURNING *
                 """, on: connection)
             guard let first = stored.first else { throw StoreError.notFound("conversation not found") }
-            return try Self.rating(first)
+            let saved = try Self.rating(first)
+            for entry in effects.entries(for: saved, conversation: conversation) { try await enqueue(entry, on: connection) }
+            return saved
         }
     }
 

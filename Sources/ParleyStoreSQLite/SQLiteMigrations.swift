@@ -273,6 +273,44 @@ enum SQLiteMigrations {
                 CREATE INDEX attachments_sha256 ON attachments(sha256);
                 """)
         }
+        // Webhooks (issue 16): apps' endpoints, secrets sealed; the outbox learns destinations
+        // (`target`), ordering, holding, the bytes sent and every attempt (decision 0016).
+        migrator.registerMigration("0013-webhooks") { db in
+            try db.execute(sql: """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    url TEXT NOT NULL,
+                    description TEXT,
+                    events TEXT NOT NULL,
+                    enabled INTEGER NOT NULL,
+                    disabled_reason TEXT,
+                    secret TEXT NOT NULL,
+                    previous_secret TEXT,
+                    previous_secret_expires_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE INDEX webhook_endpoints_app ON webhook_endpoints(app_id);
+                ALTER TABLE outbox ADD COLUMN target TEXT NOT NULL DEFAULT '';
+                ALTER TABLE outbox ADD COLUMN message_id TEXT;
+                ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending';
+                ALTER TABLE outbox ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN body TEXT;
+                CREATE INDEX outbox_order ON outbox(conversation_id, target, seq) WHERE done_at IS NULL;
+                CREATE INDEX outbox_target ON outbox(kind, target, created_at);
+                CREATE TABLE outbox_attempts (
+                    outbox_id TEXT NOT NULL REFERENCES outbox(id),
+                    number INTEGER NOT NULL,
+                    at INTEGER NOT NULL,
+                    status INTEGER,
+                    response TEXT,
+                    error TEXT,
+                    duration_ms INTEGER NOT NULL,
+                    PRIMARY KEY (outbox_id, number)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

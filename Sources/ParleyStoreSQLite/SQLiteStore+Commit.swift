@@ -110,13 +110,7 @@ extension SQLiteStore {
                     file.size, file.sha256, Timestamp.millis(record.createdAt),
                 ])
         case .enqueue(let entry):
-            try db.cachedStatement(sql: """
-                INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """).execute(arguments: [
-                    entry.id, entry.kind, entry.appID.rawValue, entry.conversationID.rawValue, entry.seq, entry.payload,
-                    Timestamp.millis(entry.dueAt), Timestamp.millis(entry.dueAt),
-                ])
+            try enqueue(entry, in: db)
         }
     }
 

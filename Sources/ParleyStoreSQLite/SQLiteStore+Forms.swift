@@ -4,12 +4,16 @@ import ParleyCore
 import ParleyStore
 
 extension SQLiteStore {
-    public func submitForm(_ submission: FormSubmission, conversation id: ConversationID, app: AppID, visitor: VisitorID) async throws {
+    public func submitForm(
+        _ submission: FormSubmission, conversation id: ConversationID, app: AppID, visitor: VisitorID, effects: any CommitEffects
+    ) async throws {
         try await committer.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?", arguments: [id.rawValue, app.rawValue])
             else { throw StoreError.notFound("conversation not found") }
-            try FormRules.checkPostChat(SQLiteRows.conversation(row), visitor: visitor)
+            let conversation = SQLiteRows.conversation(row)
+            try FormRules.checkPostChat(conversation, visitor: visitor)
             try Self.insertFormAnswers(submission, conversation: id, in: db)
+            for entry in effects.entries(for: submission, conversation: conversation) { try Self.enqueue(entry, in: db) }
         }
     }
 

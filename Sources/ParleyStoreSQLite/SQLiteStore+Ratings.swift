@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyStore
 
 extension SQLiteStore {
-    public func rate(_ rating: NewRating) async throws -> Rating {
+    public func rate(_ rating: NewRating, effects: any CommitEffects) async throws -> Rating {
         try await committer.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ? AND app_id = ?",
                                              arguments: [rating.conversationID.rawValue, rating.appID.rawValue])
@@ -24,7 +24,9 @@ extension SQLiteStore {
                             conversation.agentID?.rawValue, rating.score, rating.comment, at, at])
             guard let stored = try Row.fetchOne(db, sql: "SELECT * FROM ratings WHERE conversation_id = ?", arguments: [rating.conversationID.rawValue])
             else { throw StoreError.notFound("conversation not found") }
-            return Self.rating(stored)
+            let saved = Self.rating(stored)
+            for entry in effects.entries(for: saved, conversation: conversation) { try Self.enqueue(entry, in: db) }
+            return saved
         }
     }
 

@@ -96,8 +96,21 @@ struct Serve: AsyncParsableCommand {
     var tlsKey: String?
 
     @Flag(name: .customLong("allow-private-outbound"), help: ArgumentHelp(
-        "Let apps' auth services and key sets be on loopback or private addresses, and plain http (tests, private networks only)."))
+        "Let apps' auth services, key sets and webhooks be on loopback or private addresses, and plain http (tests, private networks only)."))
     var allowPrivateOutbound = false
+
+    @Option(name: .customLong("secrets-key-file"), help: ArgumentHelp(
+        "A file of 32 bytes (raw, or 64 hex digits, or base64) that seals secrets kept in the database, such as webhook signing secrets "
+            + "(env PARLEY_SECRETS_KEY as base64 or hex; default: secrets.key in the data directory, made once). Every node needs the same key."))
+    var secretsKeyFile: String?
+
+    @Option(name: .customLong("webhook-retry-hours"), help: ArgumentHelp(
+        "How long a failing webhook delivery is retried before it is given up and its endpoint disabled (env PARLEY_WEBHOOK_RETRY_HOURS; default 72)."))
+    var webhookRetryHours: Double?
+
+    @Option(name: .customLong("webhook-rotation-overlap-hours"), help: ArgumentHelp(
+        "How long a rotated webhook secret keeps signing beside the new one (env PARLEY_WEBHOOK_ROTATION_OVERLAP_HOURS; default 24)."))
+    var webhookRotationOverlapHours: Double?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -171,6 +184,16 @@ struct Serve: AsyncParsableCommand {
             }
         default:
             throw ValidationError("--tls-certificate and --tls-key go together")
+        }
+
+        configuration.secretsKey = try data.secretsKey(file: secretsKeyFile, environment: environment["PARLEY_SECRETS_KEY"])
+        if let hours = webhookRetryHours ?? environment["PARLEY_WEBHOOK_RETRY_HOURS"].flatMap(Double.init) {
+            guard hours > 0 else { throw ValidationError("--webhook-retry-hours must be positive") }
+            configuration.webhooks.backoff.retryDuration = hours * 3600
+        }
+        if let hours = webhookRotationOverlapHours ?? environment["PARLEY_WEBHOOK_ROTATION_OVERLAP_HOURS"].flatMap(Double.init) {
+            guard hours >= 0 else { throw ValidationError("--webhook-rotation-overlap-hours must not be negative") }
+            configuration.webhooks.rotationOverlap = hours * 3600
         }
 
         let server = ParleyServer(configuration: configuration, store: store, logger: logger)

@@ -383,4 +383,11 @@ extension StoreConformanceTests {
     func commit_reportsRankAndMoves(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.commit_reportsRankAndMoves)
     }
+
+    // MARK: Webhooks and outbox delivery
+
+    @Test(arguments: StoreFactory.all)
+    func webhookOutbox_fansOutClaimsInOrder_recordsHoldsAndResends(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.webhookOutbox_fansOutClaimsInOrder_recordsHoldsAndResends)
+    }
 }

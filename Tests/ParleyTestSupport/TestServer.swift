@@ -80,6 +80,11 @@ public final class TestServer: Sendable {
         // tests of the sweep run it by hand.
         configuration.attachmentSweepInterval = nil
         configuration.outbound = .loopbackForTests
+        // Webhook secrets are sealed with a fixed test key. The delivery worker polls on the
+        // server's clock; it stays off unless a test of webhooks turns it on, so tests that count a
+        // manual clock's sleepers see only their own.
+        configuration.secretsKey = Data(repeating: 9, count: 32)
+        configuration.webhooks.isDeliveryEnabled = false
         configuration.tls = tls.map { ServerTLS(certificateChainPEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
         configure(&configuration)
         var logger = givenLogger ?? Logger(label: "parleyd-test")

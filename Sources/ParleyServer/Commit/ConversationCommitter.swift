@@ -21,6 +21,8 @@ struct ConversationCommitter: Sendable {
     /// its own decisions through this committer.
     let routing: RoutingFeedback
     let effects: any CommitEffects
+    /// Rung after every commit that stored events: the outbox rows it may have written are due.
+    let bell: OutboxBell
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -33,6 +35,7 @@ struct ConversationCommitter: Sendable {
         let commit = try await store.commit(change, effects: effects)
         guard !commit.isDuplicate, !commit.events.isEmpty else { return commit }
         hub.publish(commit)
+        bell.ring()
         if commit.moved { await routing.committed(commit) }
         metrics.commitDuration.recordInterval(since: start)
         metrics.changesCommitted.increment()

@@ -14,8 +14,12 @@ extension ConversationService {
         }
         var masked: String?
         if let comment, !comment.isEmpty { masked = try await masking.mask(comment, app: visitor.appID, field: "comment") }
-        return try await store.rate(NewRating(
-            conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score, comment: masked, at: clock.now()))
+        // The rating's webhook rows are written with it (``CommitEffects``), then the worker is woken.
+        let rating = try await store.rate(NewRating(
+            conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score, comment: masked, at: clock.now()),
+            effects: committer.effects)
+        committer.bell.ring()
+        return rating
     }
 
     /// A conversation's rating, for its visitor and the app's agents.

@@ -80,7 +80,8 @@ extension ConversationService {
             // Validated as written (a phone number is normalised first), then masked.
             let answers = try await masking.mask(valid, app: visitor.appID, field: "answers")
             let submission = FormSubmission(kind: .postChat, answers: answers, submittedAt: clock.now())
-            try await store.submitForm(submission, conversation: id, app: visitor.appID, visitor: visitor.visitorID)
+            try await store.submitForm(submission, conversation: id, app: visitor.appID, visitor: visitor.visitorID, effects: committer.effects)
+            committer.bell.ring()
             return submission
         case .failure(let errors):
             throw APIError.invalidForm(errors)

@@ -2,14 +2,15 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// parleyd's own HTTP requests (auth services, JWKS; webhooks and push later), under an
 /// ``OutboundPolicy``: the destination is checked first, redirects are not followed (one could
 /// lead to a private address), every request has a deadline and every body a size limit.
 ///
-/// The check resolves the host, and the request resolves it again: a DNS answer that changes in
-/// between (rebinding) is not caught here. Deployments that must rule it out resolve through a
-/// filtering resolver or egress proxy; see docs/operations.md.
+/// ``send(_:_:json:headers:)`` (auth services, key sets) checks the host, and the request resolves it
+/// again: a DNS answer that changes in between (rebinding) is not caught there; see
+/// docs/operations.md. ``post(_:body:headers:)`` (webhooks) connects to the address it checked.
 public final class OutboundClient: Sendable {
     /// A response: its status and body.
     public struct Response: Sendable {
@@ -19,6 +20,10 @@ public final class OutboundClient: Sendable {
 
     public let policy: OutboundPolicy
     private let http: HTTPClient
+    /// Clients that connect to one checked address for one host (``post(_:body:headers:)``), kept
+    /// for their connections; at most ``pinnedLimit``.
+    private let pinned = Mutex<[String: HTTPClient]>([:])
+    private let pinnedLimit = 64
 
     public init(policy: OutboundPolicy) {
         self.policy = policy
@@ -28,13 +33,57 @@ public final class OutboundClient: Sendable {
     }
 
     /// Closes the client's connections; call once, when the server stops.
-    public func shutdown() async throws { try await http.shutdown() }
+    public func shutdown() async throws {
+        let clients = pinned.withLock { pinned in defer { pinned = [:] }; return Array(pinned.values) }
+        for client in clients { try? await client.shutdown() }
+        try await http.shutdown()
+    }
+
+    /// POSTs a JSON body to a URL an admin gave (webhooks), connecting to the very address the
+    /// policy checked (``OutboundPolicy/checkedAddress(_:)``): the host name still names the TLS
+    /// server and the `Host` header, but a DNS answer that changes after the check is never used.
+    /// Redirects are not followed: a 3xx is the answer.
+    /// - Throws: ``OutboundError`` for a refused destination, a timeout, a connection failure or a
+    ///   body over ``OutboundPolicy/maximumResponseBytes``.
+    public func post(_ url: URL, body: Data, headers: [(String, String)]) async throws -> Response {
+        let address = try await policy.checkedAddress(url)
+        guard let address, let host = url.host else { return try await execute(.POST, url, json: body, headers: headers, using: http) }
+        let key = host + "|" + address
+        if let client = pinned.withLock({ $0[key] }) { return try await execute(.POST, url, json: body, headers: headers, using: client) }
+        let client = makeClient(dnsOverride: [host: address])
+        let kept = pinned.withLock { pinned -> Bool in
+            guard pinned.count < pinnedLimit, pinned[key] == nil else { return false }
+            pinned[key] = client
+            return true
+        }
+        if kept { return try await execute(.POST, url, json: body, headers: headers, using: client) }
+        // Over the limit: a client for this request only.
+        do {
+            let response = try await execute(.POST, url, json: body, headers: headers, using: client)
+            try? await client.shutdown()
+            return response
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func makeClient(dnsOverride: [String: String]) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.timeout = .init(connect: .seconds(Int64(max(1, policy.timeout))), read: .seconds(Int64(max(1, policy.timeout))))
+        configuration.dnsOverride = dnsOverride
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
 
     /// Sends a request with an optional JSON body.
     /// - Throws: ``OutboundError`` for a refused destination, a timeout, a connection failure or a
     ///   body over ``OutboundPolicy/maximumResponseBytes``.
     public func send(_ method: HTTPMethod, _ url: URL, json body: Data? = nil, headers: [(String, String)] = []) async throws -> Response {
         try await policy.check(url)
+        return try await execute(method, url, json: body, headers: headers, using: http)
+    }
+
+    private func execute(_ method: HTTPMethod, _ url: URL, json body: Data?, headers: [(String, String)], using http: HTTPClient) async throws -> Response {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         request.headers.add(name: "User-Agent", value: "parleyd")

@@ -50,6 +50,34 @@ public struct OutboundPolicy: Sendable, Hashable {
         }
     }
 
+    /// Checks a URL like ``check(_:)`` and returns the address to connect to: the first checked
+    /// address of its host, so the request goes where the check looked and a DNS answer that
+    /// changes in between (rebinding) is never used. Nil when there is nothing to pin: the host is
+    /// an address itself, or private addresses are allowed (tests, private deployments).
+    /// - Throws: ``OutboundError`` naming what is refused.
+    public func checkedAddress(_ url: URL) async throws -> String? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || (scheme == "http" && allowsPlainHTTP) else {
+            throw OutboundError("use an https:// URL")
+        }
+        guard let host = url.host, !host.isEmpty else { throw OutboundError("the URL has no host") }
+        if allowsPrivateAddresses { return nil }
+        let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let addresses = try await Self.resolve(host, port: url.port ?? (scheme == "https" ? 443 : 80))
+        guard let first = addresses.first else { throw OutboundError("\(host) does not resolve") }
+        for address in addresses where Self.nonPublic.contains(bytes: address) {
+            throw OutboundError("\(host) points at a private or reserved address; outbound requests go to public addresses only")
+        }
+        return AddressRanges.bytes(of: literal) != nil ? nil : Self.text(of: first)
+    }
+
+    /// An address's text (`203.0.113.7`, `2001:db8::1`).
+    static func text(of bytes: [UInt8]) -> String {
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        var groups: [String] = []
+        for index in stride(from: 0, to: bytes.count, by: 2) { groups.append(String(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]), radix: 16)) }
+        return groups.joined(separator: ":")
+    }
+
     /// The 4- or 16-byte addresses of `host` (a literal address resolves to itself).
     static func resolve(_ host: String, port: Int) async throws -> [[UInt8]] {
         let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

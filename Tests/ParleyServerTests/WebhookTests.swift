@@ -1,0 +1,297 @@
+import Foundation
+import ParleyCore
+@testable import ParleyServer
+import ParleyStore
+import ParleyStorePostgres
+import ParleyTestSupport
+import Testing
+
+/// Webhooks end to end: a real server (SQLite, and PostgreSQL when `PARLEY_TEST_DATABASE_URL` is
+/// set) delivering to a real receiver that checks every signature with the `standardwebhooks`
+/// package. Retries are driven by the server's manual clock; the tests await the receiver, never
+/// a guessed delay.
+@Suite(.timeLimit(.minutes(3)), .enabled(if: WebhookReceiver.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
+struct WebhookTests {
+    enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
+        case sqlite, postgres
+        var description: String { rawValue }
+    }
+
+    static var stores: [Store] { nodeTestDatabaseURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    /// A server on `store` whose webhook worker runs on `clock`: retries 1 s doubling to 4 s, no jitter.
+    func withWebhookServer(
+        _ store: Store, clock: ManualClock, configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let setUp: (inout ServerConfiguration) -> Void = {
+            $0.clock = clock
+            $0.webhooks.isDeliveryEnabled = true
+            $0.webhooks.pollInterval = 1
+            $0.webhooks.backoff.initialDelay = 1
+            $0.webhooks.backoff.maximumDelay = 4
+            $0.webhooks.backoff.retryDuration = 600
+            $0.webhooks.random = { 0 }
+            configure(&$0)
+        }
+        switch store {
+        case .sqlite:
+            try await withServer(configure: setUp, body)
+        case .postgres:
+            let (configuration, drop) = try await PostgresAdmin.freshDatabase(url: try #require(nodeTestDatabaseURL))
+            do {
+                let server = try await TestServer.start(store: try await PostgresStore(configuration: configuration), configure: setUp)
+                do { try await body(server) } catch { await server.stop(); throw error }
+                await server.stop()
+            } catch {
+                await drop()
+                throw error
+            }
+            await drop()
+        }
+    }
+
+    /// Moves the clock a second at a time until the receiver has `count` requests (each step waits
+    /// for the receiver's news, briefly, instead of sleeping).
+    func received(_ count: Int, by receiver: WebhookReceiver, clock: ManualClock) async throws -> [WebhookReceiver.Hook] {
+        for _ in 0..<200 {
+            let hooks = try await receiver.received(count: count, timeout: 0.2)
+            if hooks.count >= count { return hooks }
+            clock.advance(by: 1)
+        }
+        throw TestFailure("the receiver never got \(count) requests")
+    }
+
+    func webhooks(_ server: TestServer) -> String { "/v1/admin/apps/\(server.appID)/webhooks" }
+
+    func create(_ server: TestServer, url: String, events: [WebhookEventType]? = nil) async throws -> WebhookEndpointWithSecret {
+        try await server.http.post(webhooks(server), CreateWebhookRequest(url: url, events: events), token: server.adminToken, as: WebhookEndpointWithSecret.self)
+    }
+
+    func say(_ text: String, in conversation: ConversationID, as visitor: VisitorSession, server: TestServer) async throws {
+        _ = try await server.http.post("/v1/conversations/\(conversation)/messages", SendMessageRequest(clientMessageID: UUID().uuidString, text: text),
+                                       token: visitor.token, as: SendMessageResponse.self)
+    }
+
+    @Test(arguments: stores)
+    func deliveries_signed_retriedWithTheSameIDAndBody_inOrderPerConversation(_ store: Store) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(store, clock: clock) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.conversationStarted, .messageCreated])
+            #expect(created.secret.hasPrefix("whsec_") && created.endpoint.isEnabled && created.endpoint.events == [.messageCreated, .conversationStarted])
+            try await receiver.setSecrets([created.secret])
+            try await receiver.fail(next: 2)
+
+            let visitor = try await server.visitor(name: "Eve")
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            for text in ["one", "two", "three"] { try await say(text, in: conversation.id, as: visitor, server: server) }
+
+            let hooks = try await received(6, by: receiver, clock: clock)
+            #expect(hooks.count == 6)
+            #expect(hooks.allSatisfy { $0.verified == [true] }, "standardwebhooks verifies every request")
+            #expect(hooks.map(\.status) == [500, 500, 200, 200, 200, 200])
+            #expect(Set(hooks.prefix(3).map(\.id)).count == 1 && Set(hooks.prefix(3).map(\.body)).count == 1,
+                    "a retry has the same webhook-id and the same bytes")
+            #expect(Set(hooks.map(\.id)).count == 4)
+            let payloads = try hooks.dropFirst(2).map { try ParleyJSON.decode(WebhookPayload.self, from: Data(($0.body ?? "").utf8)) }
+            #expect(payloads.map(\.type) == [.conversationStarted, .messageCreated, .messageCreated, .messageCreated])
+            #expect(payloads.compactMap(\.data.message?.text) == ["one", "two", "three"], "in order, behind the retried event")
+            #expect(payloads.allSatisfy { $0.appID == server.appID && $0.data.conversation.id == conversation.id })
+            #expect(payloads[1].data.author?.role == .visitor && payloads[1].data.visitor.name == "Eve" && payloads[1].data.visitor.id == visitor.visitor.id)
+
+            let list = try await server.http.get("\(webhooks(server))/\(created.endpoint.id)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self)
+            #expect(list.deliveries.count == 4 && list.deliveries.allSatisfy { $0.status == .delivered })
+            let started = try #require(list.deliveries.first { $0.type == "conversation.started" })
+            #expect(started.attempts.map(\.status) == [500, 500, 200] && started.attempts.first?.response == "receiver says no")
+            #expect(started.request == hooks[0].body && started.webhookID == hooks[0].id)
+
+            // The secret is shown once: never in a list, a read or an update.
+            for path in [webhooks(server), "\(webhooks(server))/\(created.endpoint.id)"] {
+                let reply = try await server.http.request("GET", path, token: server.adminToken)
+                #expect(reply.status == 200 && !String(decoding: reply.body, as: UTF8.self).contains(created.secret.dropFirst(6)))
+            }
+        }
+    }
+
+    @Test(arguments: stores)
+    func endpoint_failingPastTheRetryTime_isDisabledWithAReason_thenEnabledAndResent(_ store: Store) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(store, clock: clock, configure: { $0.webhooks.backoff.retryDuration = 3 }) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.messageCreated])
+            try await receiver.setSecrets([created.secret])
+            try await receiver.fail(next: 1_000)
+            let visitor = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            try await say("lost?", in: conversation.id, as: visitor, server: server)
+
+            // Attempts at 0, 1 and 3 s; the next would be past the 3 s retry time: given up, endpoint disabled.
+            let path = "\(webhooks(server))/\(created.endpoint.id)"
+            var endpoint = try await server.http.get(path, token: server.adminToken, as: WebhookEndpoint.self)
+            for _ in 0..<100 where endpoint.isEnabled {
+                _ = try await receiver.received(count: 99, timeout: 0.1)
+                clock.advance(by: 1)
+                endpoint = try await server.http.get(path, token: server.adminToken, as: WebhookEndpoint.self)
+            }
+            #expect(!endpoint.isEnabled)
+            #expect(endpoint.disabledReason?.contains("kept failing") == true && endpoint.disabledReason?.contains("HTTP 500") == true)
+            let failed = try #require(try await server.http.get("\(path)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self).deliveries.first)
+            #expect(failed.status == .failed && failed.attempts.count == 3 && failed.lastError == "HTTP 500")
+
+            // Enabled again, and the given-up delivery resent: the same webhook-id arrives, and is taken.
+            try await receiver.fail(next: 0)
+            let enabled = try await server.http.send("POST", "\(path)/enable", [String: String](), token: server.adminToken)
+            #expect(enabled.status == 200 && (try enabled.decode(WebhookEndpoint.self)).isEnabled)
+            let resent = try await server.http.send("POST", "\(path)/deliveries/\(failed.id)/resend", [String: String](), token: server.adminToken)
+            #expect(resent.status == 202)
+            let hooks = try await received(4, by: receiver, clock: clock)
+            #expect(hooks.last?.id == failed.webhookID && hooks.last?.status == 200 && hooks.last?.verified == [true])
+            #expect(try await server.http.send("POST", "\(path)/deliveries/nope/resend", [String: String](), token: server.adminToken).status == 404)
+        }
+    }
+
+    @Test(arguments: stores)
+    func rotatedSecret_bothSignaturesVerifyDuringTheOverlap_onlyTheNewOneAfter(_ store: Store) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(store, clock: clock, configure: { $0.webhooks.rotationOverlap = 60 }) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.messageCreated])
+            let rotated = try await server.http.post("\(webhooks(server))/\(created.endpoint.id)/rotate-secret", [String: String](), token: server.adminToken,
+                                                     as: WebhookEndpointWithSecret.self)
+            #expect(rotated.secret != created.secret && rotated.endpoint.previousSecretExpiresAt == clock.now().addingTimeInterval(60))
+            try await receiver.setSecrets([created.secret, rotated.secret])
+            let visitor = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            try await say("during", in: conversation.id, as: visitor, server: server)
+            let during = try await received(1, by: receiver, clock: clock)
+            #expect(during.first?.verified == [true, true], "signed with both secrets")
+            #expect(during.first?.signature?.split(separator: " ").count == 2)
+
+            clock.advance(by: 61)
+            try await say("after", in: conversation.id, as: visitor, server: server)
+            let after = try await received(2, by: receiver, clock: clock)
+            #expect(after.last?.verified == [false, true], "the old secret no longer signs")
+        }
+    }
+
+    @Test func ratingsFormsAndTheLifecycle_eachMakeTheirEvent() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(.sqlite, clock: clock) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.conversationAssigned, .conversationEnded, .ratingCreated])
+            try await receiver.setSecrets([created.secret])
+            let visitor = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            let agent = try await server.agent(name: "Ann")
+            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
+            try await say("not sent: filtered out", in: conversation.id, as: visitor, server: server)
+            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/end", body: Data("{}".utf8), token: agent.token).status == 200)
+            #expect(try await server.http.send("PUT", "/v1/conversations/\(conversation.id)/rating", RatingRequest(score: 5, comment: "Kind"),
+                                               token: visitor.token).status == 200)
+            let hooks = try await received(3, by: receiver, clock: clock)
+            let payloads = try hooks.map { try ParleyJSON.decode(WebhookPayload.self, from: Data(($0.body ?? "").utf8)) }
+            #expect(payloads.map(\.type) == [.conversationAssigned, .conversationEnded, .ratingCreated])
+            #expect(payloads[0].data.agent?.name == "Ann" && payloads[1].data.reason == "ended_by_agent" && payloads[2].data.rating?.score == 5)
+        }
+    }
+
+    @Test func privateDestinations_refusedAtCreation_andAtDelivery_redirectsNotFollowed() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        // The default policy: public https only.
+        try await withServer(configure: { $0.outbound = OutboundPolicy() }) { server in
+            for url in ["http://127.0.0.1:\(receiver.port)/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://169.254.169.254/latest/meta-data",
+                        "https://[::1]/hook", "https://10.1.2.3/hook", "https://192.168.0.1/", "https://[fd00::1]/", "https://user:pw@example.com/hook",
+                        "not a url", "ftp://example.com/"] {
+                let reply = try await server.http.send("POST", webhooks(server), CreateWebhookRequest(url: url), token: server.adminToken)
+                #expect(reply.status == 400, "\(url)")
+            }
+            #expect(try await server.http.get(webhooks(server), token: server.adminToken, as: WebhookEndpointList.self).webhooks.isEmpty)
+        }
+
+        // Made while private addresses were allowed, then refused at delivery once they are not.
+        let clock = ManualClock(start: Date())
+        var first: TestServer? = try await TestServer.start(configure: {
+            $0.clock = clock
+            $0.webhooks.isDeliveryEnabled = true
+        })
+        let server = try #require(first)
+        let internal = try await create(server, url: "https://127.0.0.1:\(receiver.port)/hook", events: [.messageCreated])
+        let redirecting = try await create(server, url: "http://127.0.0.1:\(receiver.port)/redirect", events: [.messageCreated])
+        let visitor = try await server.visitor()
+        let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+        try await say("redirect me", in: conversation.id, as: visitor, server: server)
+        let redirected = try await received(1, by: receiver, clock: clock)
+        #expect(redirected.map(\.path) == ["/redirect"], "the 307 is an answer, not followed")
+        let redirectDelivery = try await server.http.get("\(webhooks(server))/\(redirecting.endpoint.id)/deliveries", token: server.adminToken,
+                                                         as: WebhookDeliveryList.self)
+        #expect(redirectDelivery.deliveries.first?.attempts.first?.status == 307 && redirectDelivery.deliveries.first?.status == .pending)
+        await server.stop(keepFiles: true)
+        first = nil
+
+        let strict = try await TestServer.start(restarting: server, configure: {
+            $0.clock = clock
+            $0.outbound = OutboundPolicy()
+            $0.webhooks.isDeliveryEnabled = true
+        })
+        defer { Task { await strict.stop() } }
+        try await say("to a private address", in: conversation.id, as: visitor, server: strict)
+        var attempts: [WebhookAttempt] = []
+        for _ in 0..<100 where attempts.count < 2 {
+            attempts = try await strict.http.get("\(webhooks(strict))/\(internal.endpoint.id)/deliveries", token: strict.adminToken,
+                                                 as: WebhookDeliveryList.self).deliveries.first?.attempts ?? []
+            _ = try await receiver.received(count: 99, timeout: 0.1)
+            clock.advance(by: 1)
+        }
+        #expect(attempts.count >= 2 && attempts.allSatisfy { $0.status == nil && $0.error?.contains("private or reserved") == true })
+        #expect(try await receiver.received().allSatisfy { $0.path == "/redirect" }, "nothing reached the private address")
+    }
+
+    @Test func addresses_checkedAndPinned() async throws {
+        let policy = OutboundPolicy()
+        for url in ["https://localhost/", "https://127.0.0.1/", "https://[::ffff:127.0.0.1]/", "https://0.0.0.0/"] {
+            await #expect(throws: OutboundError.self, "\(url)") { _ = try await policy.checkedAddress(URL(string: url)!) }
+        }
+        #expect(try await policy.checkedAddress(URL(string: "https://8.8.8.8/")!) == nil, "a literal address needs no pin")
+        #expect(OutboundPolicy.text(of: [203, 0, 113, 7]) == "203.0.113.7")
+        #expect(OutboundPolicy.text(of: [0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 11) + [1]) == "2001:db8:0:0:0:0:0:1")
+    }
+
+    @Test func twoNodes_shareTheRows_eachDeliveredOnce() async throws {
+        guard nodeTestDatabaseURL != nil else { return }
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        try await withTwoNodes(configure: {
+            $0.webhooks.isDeliveryEnabled = true
+            $0.webhooks.pollInterval = 0.05
+        }) { one, two, _ in
+            let created = try await create(one, url: receiver.hookURL, events: [.messageCreated])
+            try await receiver.setSecrets([created.secret])
+            // The second node learns of the endpoint at its next poll; until then its commits add no rows.
+            two.parley.webhookApps.insert(one.appID)
+            var expected = 0
+            for index in 0..<6 {
+                let node = index.isMultiple(of: 2) ? one : two
+                let visitor = try await node.visitor()
+                let conversation = try await node.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+                for message in 0..<5 {
+                    try await say("\(index).\(message)", in: conversation.id, as: visitor, server: node)
+                    expected += 1
+                }
+            }
+            let hooks = try await receiver.received(count: expected, timeout: 60)
+            #expect(hooks.count == expected && Set(hooks.compactMap(\.id)).count == expected, "each row once, by one node or the other")
+            #expect(hooks.allSatisfy { $0.verified == [true] && $0.status == 200 })
+            // Per conversation, in order.
+            let texts = try hooks.map { try ParleyJSON.decode(WebhookPayload.self, from: Data(($0.body ?? "").utf8)).data.message?.text ?? "" }
+            for index in 0..<6 {
+                #expect(texts.filter { $0.hasPrefix("\(index).") } == (0..<5).map { "\(index).\($0)" })
+            }
+        }
+    }
+}
