@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import ParleyKit
 
 /// `parley admin webhooks …`: an app's webhook endpoints and their deliveries.
 struct AdminWebhooks: AsyncParsableCommand {

@@ -62,6 +62,17 @@ struct WebhookTests {
         throw TestFailure("the receiver never got \(count) requests")
     }
 
+    /// Reads `read` until `condition` holds, each try after a short wait on the receiver (the
+    /// worker records an attempt just after the receiver answers it).
+    func until<T>(_ receiver: WebhookReceiver, _ read: () async throws -> T, _ condition: (T) -> Bool) async throws -> T {
+        for _ in 0..<200 {
+            let value = try await read()
+            if condition(value) { return value }
+            _ = try await receiver.received(count: Int.max, timeout: 0.05)
+        }
+        throw TestFailure("the condition never held")
+    }
+
     func webhooks(_ server: TestServer) -> String { "/v1/admin/apps/\(server.appID)/webhooks" }
 
     func create(_ server: TestServer, url: String, events: [WebhookEventType]? = nil) async throws -> WebhookEndpointWithSecret {
@@ -101,8 +112,9 @@ struct WebhookTests {
             #expect(payloads.allSatisfy { $0.appID == server.appID && $0.data.conversation.id == conversation.id })
             #expect(payloads[1].data.author?.role == .visitor && payloads[1].data.visitor.name == "Eve" && payloads[1].data.visitor.id == visitor.visitor.id)
 
-            let list = try await server.http.get("\(webhooks(server))/\(created.endpoint.id)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self)
-            #expect(list.deliveries.count == 4 && list.deliveries.allSatisfy { $0.status == .delivered })
+            let list = try await until(receiver) {
+                try await server.http.get("\(webhooks(server))/\(created.endpoint.id)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self)
+            } _: { $0.deliveries.count == 4 && $0.deliveries.allSatisfy { $0.status == .delivered } }
             let started = try #require(list.deliveries.first { $0.type == "conversation.started" })
             #expect(started.attempts.map(\.status) == [500, 500, 200] && started.attempts.first?.response == "receiver says no")
             #expect(started.request == hooks[0].body && started.webhookID == hooks[0].id)
@@ -128,7 +140,8 @@ struct WebhookTests {
             let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
             try await say("lost?", in: conversation.id, as: visitor, server: server)
 
-            // Attempts at 0, 1 and 3 s; the next would be past the 3 s retry time: given up, endpoint disabled.
+            // Attempts at 0 s, 1 s and (unless the clock moved on first) 3 s; the next would be past
+            // the 3 s retry time: given up, and the endpoint disabled.
             let path = "\(webhooks(server))/\(created.endpoint.id)"
             var endpoint = try await server.http.get(path, token: server.adminToken, as: WebhookEndpoint.self)
             for _ in 0..<100 where endpoint.isEnabled {
@@ -139,15 +152,18 @@ struct WebhookTests {
             #expect(!endpoint.isEnabled)
             #expect(endpoint.disabledReason?.contains("kept failing") == true && endpoint.disabledReason?.contains("HTTP 500") == true)
             let failed = try #require(try await server.http.get("\(path)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self).deliveries.first)
-            #expect(failed.status == .failed && failed.attempts.count == 3 && failed.lastError == "HTTP 500")
+            #expect(failed.status == .failed && (2...3).contains(failed.attempts.count) && failed.lastError == "HTTP 500")
+            let before = try await receiver.received().count
+            #expect(before == failed.attempts.count)
 
             // Enabled again, and the given-up delivery resent: the same webhook-id arrives, and is taken.
             try await receiver.fail(next: 0)
             let enabled = try await server.http.send("POST", "\(path)/enable", [String: String](), token: server.adminToken)
-            #expect(enabled.status == 200 && (try enabled.decode(WebhookEndpoint.self)).isEnabled)
+            #expect(enabled.status == 200)
+            #expect(try enabled.decode(WebhookEndpoint.self).isEnabled)
             let resent = try await server.http.send("POST", "\(path)/deliveries/\(failed.id)/resend", [String: String](), token: server.adminToken)
             #expect(resent.status == 202)
-            let hooks = try await received(4, by: receiver, clock: clock)
+            let hooks = try await received(before + 1, by: receiver, clock: clock)
             #expect(hooks.last?.id == failed.webhookID && hooks.last?.status == 200 && hooks.last?.verified == [true])
             #expect(try await server.http.send("POST", "\(path)/deliveries/nope/resend", [String: String](), token: server.adminToken).status == 404)
         }
@@ -162,7 +178,8 @@ struct WebhookTests {
             let created = try await create(server, url: receiver.hookURL, events: [.messageCreated])
             let rotated = try await server.http.post("\(webhooks(server))/\(created.endpoint.id)/rotate-secret", [String: String](), token: server.adminToken,
                                                      as: WebhookEndpointWithSecret.self)
-            #expect(rotated.secret != created.secret && rotated.endpoint.previousSecretExpiresAt == clock.now().addingTimeInterval(60))
+            #expect(rotated.secret != created.secret)
+            #expect(abs((rotated.endpoint.previousSecretExpiresAt ?? .distantPast).timeIntervalSince(clock.now().addingTimeInterval(60))) < 0.01)
             try await receiver.setSecrets([created.secret, rotated.secret])
             let visitor = try await server.visitor()
             let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
@@ -221,7 +238,8 @@ struct WebhookTests {
             $0.webhooks.isDeliveryEnabled = true
         })
         let server = try #require(first)
-        let internal = try await create(server, url: "https://127.0.0.1:\(receiver.port)/hook", events: [.messageCreated])
+        // It takes messages only once the policy is strict (its first delivery is then the refused one).
+        let privateEndpoint = try await create(server, url: "https://127.0.0.1:\(receiver.port)/hook", events: [.ratingCreated])
         let redirecting = try await create(server, url: "http://127.0.0.1:\(receiver.port)/redirect", events: [.messageCreated])
         let visitor = try await server.visitor()
         let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
@@ -240,10 +258,13 @@ struct WebhookTests {
             $0.webhooks.isDeliveryEnabled = true
         })
         defer { Task { await strict.stop() } }
+        let patched = try await strict.http.send("PATCH", "\(webhooks(strict))/\(privateEndpoint.endpoint.id)",
+                                                 UpdateWebhookRequest(events: [.messageCreated]), token: strict.adminToken)
+        #expect(patched.status == 200, "an update that keeps the URL does not check it again")
         try await say("to a private address", in: conversation.id, as: visitor, server: strict)
         var attempts: [WebhookAttempt] = []
         for _ in 0..<100 where attempts.count < 2 {
-            attempts = try await strict.http.get("\(webhooks(strict))/\(internal.endpoint.id)/deliveries", token: strict.adminToken,
+            attempts = try await strict.http.get("\(webhooks(strict))/\(privateEndpoint.endpoint.id)/deliveries", token: strict.adminToken,
                                                  as: WebhookDeliveryList.self).deliveries.first?.attempts ?? []
             _ = try await receiver.received(count: 99, timeout: 0.1)
             clock.advance(by: 1)
