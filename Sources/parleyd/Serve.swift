@@ -112,6 +112,10 @@ struct Serve: AsyncParsableCommand {
         "How long a rotated webhook secret keeps signing beside the new one (env PARLEY_WEBHOOK_ROTATION_OVERLAP_HOURS; default 24)."))
     var webhookRotationOverlapHours: Double?
 
+    @Option(name: .customLong("webhook-first-retry"), help: ArgumentHelp(
+        "Seconds before a failed webhook delivery's first retry; later ones double (default 5).", visibility: .hidden))
+    var webhookFirstRetry: Double?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = common.makeLogger()
@@ -190,6 +194,10 @@ struct Serve: AsyncParsableCommand {
         if let hours = webhookRetryHours ?? environment["PARLEY_WEBHOOK_RETRY_HOURS"].flatMap(Double.init) {
             guard hours > 0 else { throw ValidationError("--webhook-retry-hours must be positive") }
             configuration.webhooks.backoff.retryDuration = hours * 3600
+        }
+        if let seconds = webhookFirstRetry {
+            guard seconds > 0 else { throw ValidationError("--webhook-first-retry must be positive") }
+            configuration.webhooks.backoff.initialDelay = seconds
         }
         if let hours = webhookRotationOverlapHours ?? environment["PARLEY_WEBHOOK_ROTATION_OVERLAP_HOURS"].flatMap(Double.init) {
             guard hours >= 0 else { throw ValidationError("--webhook-rotation-overlap-hours must not be negative") }

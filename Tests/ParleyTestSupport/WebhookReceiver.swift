@@ -1,44 +1,46 @@
 import Foundation
-import ParleyTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A real webhook receiver for tests: `Tests/Webhooks/receiver.py`, which checks every request's
 /// Standard Webhooks signature with the `standardwebhooks` package from PyPI (in the repository's
 /// `.venv`, which `scripts/test.sh` prepares), and can be told to fail.
-final class WebhookReceiver: @unchecked Sendable {
+public final class WebhookReceiver: @unchecked Sendable {
     // @unchecked: `process` is set once in init and only read afterwards.
-    let port: Int
+    public let port: Int
     private let process: Process
     private let http: TestHTTP
 
     /// One request the receiver got.
-    struct Hook: Decodable, Sendable {
-        var path: String
-        var status: Int
-        var id: String?
-        var timestamp: String?
-        var signature: String?
+    public struct Hook: Decodable, Sendable {
+        public var path: String
+        public var status: Int
+        public var id: String?
+        public var timestamp: String?
+        public var signature: String?
         /// Whether the request verified with each secret given (``setSecrets(_:)``), in order.
-        var verified: [Bool]?
-        var body: String?
+        public var verified: [Bool]?
+        public var body: String?
     }
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
     }
 
-    static var python: URL { repositoryRoot.appendingPathComponent(".venv/bin/python") }
+    public static var python: URL { repositoryRoot.appendingPathComponent(".venv/bin/python") }
 
     /// True when `.venv` has the package (`scripts/test.sh` installs it; so does
     /// `.venv/bin/pip install -r Tests/Webhooks/requirements.txt`).
-    static var isAvailable: Bool {
+    public static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: python.path)
             && !((try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent(".venv/lib").path)) ?? [])
                 .filter { FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(".venv/lib/\($0)/site-packages/standardwebhooks").path) }
                 .isEmpty
     }
 
-    init() throws {
+    public init() throws {
         let process = Process()
         process.executableURL = Self.python
         process.arguments = [Self.repositoryRoot.appendingPathComponent("Tests/Webhooks/receiver.py").path]
@@ -64,24 +66,24 @@ final class WebhookReceiver: @unchecked Sendable {
         http = TestHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
     }
 
-    var hookURL: String { "http://127.0.0.1:\(port)/hook" }
+    public var hookURL: String { "http://127.0.0.1:\(port)/hook" }
 
-    func setSecrets(_ secrets: [String]) async throws {
+    public func setSecrets(_ secrets: [String]) async throws {
         _ = try await http.send("POST", "/_secrets", ["secrets": secrets])
     }
 
     /// The next `count` hooks are answered with `status`.
-    func fail(next count: Int, status: Int = 500) async throws {
+    public func fail(next count: Int, status: Int = 500) async throws {
         _ = try await http.send("POST", "/_fail", FailRequest(count: count, status: status))
     }
 
     /// The hooks received, once there are `count` (or after `timeout` seconds, with fewer).
-    func received(count: Int = 0, timeout: Double = 20) async throws -> [Hook] {
+    public func received(count: Int = 0, timeout: Double = 20) async throws -> [Hook] {
         let reply = try await http.request("GET", "/_received?count=\(count)&timeout=\(timeout)")
         return try JSONDecoder().decode([Hook].self, from: reply.body)
     }
 
-    func stop() {
+    public func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
