@@ -3,8 +3,8 @@
 # against a live parleyd and its OpenAPI document, Tests/API), then the agent desk in headless
 # Chromium. This is the README's test command and what CI runs; it fails when any part fails.
 #
-# The API contract and browser suites need Python 3 (they make .venv with schemathesis, selenium and
-# pytest from PyPI); the browser suite also needs Debian's chromium and chromium-driver (apt-get
+# The webhook tests, the API contract and browser suites need Python 3 (they make .venv with
+# standardwebhooks, schemathesis, selenium and pytest from PyPI); the browser suite also needs Debian's chromium and chromium-driver (apt-get
 # install chromium chromium-driver). PARLEY_SKIP_BROWSER_TESTS=1
 # skips it, loudly; CI never sets it. With PARLEY_TEST_DATABASE_URL=postgres://… the store
 # conformance suite also runs against PostgreSQL (scripts/test-postgres.sh start makes a cluster);
@@ -15,6 +15,13 @@ cd "$(dirname "$0")/.."
 # A crash prints only the crashed thread's backtrace, not a hundred idle ones, so the end of a CI
 # log shows where it happened (the "◇ … started" lines above it show which tests were running).
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
+
+# The webhook tests (server and durability) verify every signature with the standardwebhooks
+# package from PyPI, run by a small receiver (Tests/Webhooks/receiver.py) from .venv.
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/pip install --quiet --disable-pip-version-check -r Tests/Webhooks/requirements.txt
 
 swift build --build-tests
 swift test --skip-build

@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, webhooks, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -11,6 +11,7 @@ import { renderIdentity } from "./admin-identity.js";
 import { renderMasking } from "./admin-masking.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
+import { renderWebhooks } from "./admin-webhooks.js";
 
 const PAGES = {
   agents: { title: "Agents", render: renderAgents },
@@ -23,6 +24,7 @@ const PAGES = {
   identity: { title: "Identity", render: renderIdentity },
   attachments: { title: "Attachments", render: renderAttachments },
   masking: { title: "Masking", render: renderMasking },
+  webhooks: { title: "Webhooks", render: renderWebhooks },
   app: { title: "App & key", render: renderApp },
 };
 
