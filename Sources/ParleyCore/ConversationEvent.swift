@@ -30,6 +30,15 @@ public struct ConversationEvent: Hashable, Sendable, Codable {
         return nil
     }
 
+    /// True for what a participant wrote or showed (a message, a pushed page): what counts as
+    /// unread for the other side.
+    public var isContent: Bool {
+        switch body {
+        case .message, .pagePushed: true
+        default: false
+        }
+    }
+
     /// The client's id of a message or a pushed page: what makes sending it again idempotent.
     public var clientMessageID: String? {
         switch body {
