@@ -15,7 +15,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Parley",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),

@@ -86,6 +86,7 @@ struct DocExampleTests {
             entry(TranscriptEmailList.self), entry(IdentitySettings.self), entry(AttachmentPolicy.self), entry(MaskingRules.self),
             entry(WebhookPayload.self), entry(WebhookEndpoint.self), entry(WebhookEndpointWithSecret.self), entry(WebhookEndpointList.self),
             entry(CreateWebhookRequest.self), entry(UpdateWebhookRequest.self), entry(WebhookDeliveryList.self),
+            entry(LinkPolicy.self), entry(PushPageRequest.self),
         ]
     }()
 

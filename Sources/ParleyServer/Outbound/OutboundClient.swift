@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import ParleyCore
 
 /// parleyd's own HTTP requests (auth services, JWKS; webhooks and push later), under an
 /// ``OutboundPolicy``: the destination is checked first, redirects are not followed (one could
@@ -22,7 +22,7 @@ public final class OutboundClient: Sendable {
     private let http: HTTPClient
     /// Clients that connect to one checked address for one host (``post(_:body:headers:)``), kept
     /// for their connections; at most ``pinnedLimit``.
-    private let pinned = Mutex<[String: HTTPClient]>([:])
+    private let pinned = Locked<[String: HTTPClient]>([:])
     private let pinnedLimit = 64
 
     public init(policy: OutboundPolicy) {

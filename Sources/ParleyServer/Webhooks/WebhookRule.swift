@@ -1,7 +1,6 @@
 import Foundation
 import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// The webhook side of a commit (``CommitEffects``): one outbox entry per event an app's endpoints
 /// may take, expanded by the store into one row per enabled endpoint that subscribes to it, in the
@@ -95,7 +94,7 @@ public struct WebhookRule: CommitEffects {
 /// endpoints went away costs its commits one statement that finds no endpoint, until a restart, and
 /// a read racing a local insert can never drop it.
 final class WebhookApps: Sendable {
-    private let apps = Mutex<Set<AppID>>([])
+    private let apps = Locked<Set<AppID>>([])
 
     func contains(_ app: AppID) -> Bool { apps.withLock { $0.contains(app) } }
     func insert(_ app: AppID) { _ = apps.withLock { $0.insert(app) } }
