@@ -50,18 +50,31 @@ struct WebhookDeliverer: Service {
     }
 
     /// Claims and delivers what is due, until nothing is (a delivered row may free its successor).
+    /// A pipeline, not rounds: up to ``WebhookConfiguration/concurrency`` deliveries are in flight,
+    /// and once half of them are done the next claim refills them, so a slow receiver holds up
+    /// only its own deliveries, and a claim still takes several rows at once.
     func deliverDue() async {
-        while !Task.isCancelled {
-            let rows: [ClaimedOutboxRow]
-            do {
-                rows = try await store.claimOutbox(kind: WebhookRule.kind, now: clock.now(), lease: lease, limit: configuration.concurrency)
-            } catch {
-                logger.warning("webhook outbox not readable", metadata: ["error": "\(error)"])
-                return
-            }
-            if rows.isEmpty { return }
-            await withTaskGroup(of: Void.self) { group in
-                for row in rows { group.addTask { await deliver(row) } }
+        let limit = max(1, configuration.concurrency)
+        await withTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            var mayHaveMore = true
+            while !Task.isCancelled {
+                if mayHaveMore, inFlight == 0 || limit - inFlight >= (limit + 1) / 2 {
+                    let rows: [ClaimedOutboxRow]
+                    do {
+                        rows = try await store.claimOutbox(kind: WebhookRule.kind, now: clock.now(), lease: lease, limit: limit - inFlight)
+                    } catch {
+                        logger.warning("webhook outbox not readable", metadata: ["error": "\(error)"])
+                        rows = []
+                    }
+                    for row in rows { group.addTask { await deliver(row) } }
+                    inFlight += rows.count
+                    mayHaveMore = !rows.isEmpty
+                }
+                guard inFlight > 0 else { return }
+                await group.next()
+                inFlight -= 1
+                mayHaveMore = true
             }
         }
     }
