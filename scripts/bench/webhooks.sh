@@ -5,8 +5,9 @@
 #
 #   bash scripts/bench/webhooks.sh                       # release parleyd from .build (built if missing)
 #   PARLEYD=.build/debug/parleyd MESSAGES=2000 CONVERSATIONS=64 RATE=200 bash scripts/bench/webhooks.sh
+#   DATABASE=$(bash scripts/test-postgres.sh start) bash scripts/bench/webhooks.sh   # on PostgreSQL (a fresh database each run)
 #
-# parleyd (SQLite, --allow-private-outbound) pinned to CPU0; the receiver and the client on CPU1.
+# parleyd (SQLite, or PostgreSQL with DATABASE; --allow-private-outbound) pinned to CPU0; the receiver and the client on CPU1.
 # Phases: (1) paced: RATE messages/s for DURATION s, each message's commit-to-request delay;
 # (2) burst: MESSAGES messages as fast as the client sends them over CONVERSATIONS conversations,
 # deliveries/s from the first commit to the last request; (3) the floor.
@@ -19,10 +20,18 @@ QUIET_WAIT=${QUIET_WAIT:-0}; OUT=${OUT:-/tmp/parley-bench-webhooks}
 [ -x "$PARLEYD" ] || swift build -c release --product parleyd 2>&1 | tail -1
 mkdir -p "$OUT"
 if [ "$QUIET_WAIT" -gt 0 ]; then "${SHARED:-$PWD/../shared}/bench/quiet.sh" "$QUIET_WAIT" || true; fi
-exec taskset -c 1 python3 - "$PARLEYD" "$OUT" "$MESSAGES" "$CONVERSATIONS" "$RATE" "$DURATION" <<'PYTHON'
+DB_ARGS=""
+if [ -n "${DATABASE:-}" ]; then
+  NAME="parley_bench_webhooks_$$"
+  psql "$DATABASE" -qc "CREATE DATABASE $NAME" >/dev/null
+  trap 'psql "$DATABASE" -qc "DROP DATABASE IF EXISTS $NAME WITH (FORCE)" >/dev/null' EXIT
+  DB_ARGS="${DATABASE%/*}/$NAME"
+fi
+taskset -c 1 python3 - "$PARLEYD" "$OUT" "$MESSAGES" "$CONVERSATIONS" "$RATE" "$DURATION" "$DB_ARGS" <<'PYTHON'
 import asyncio, datetime, http.client, json, os, re, shutil, statistics, subprocess, sys, tempfile, threading, time, uuid
 
 parleyd, out, messages, conversations, rate, duration = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
+database = sys.argv[7] if len(sys.argv) > 7 and sys.argv[7] else None
 TOKEN = f"bench-{os.getpid()}"
 
 # --- The receiver: asyncio HTTP/1.1 with keep-alive, recording each request's arrival. ---
@@ -61,7 +70,8 @@ threading.Thread(target=loop.run_forever, daemon=True).start()
 data = tempfile.mkdtemp(prefix="parley-bench-webhooks-")
 log = open(os.path.join(out, "parleyd.log"), "w")
 proc = subprocess.Popen(["taskset", "-c", "0", parleyd, "serve", "--data-dir", data, "--port", "0", "--admin-token", TOKEN,
-                         "--password-cost", "4", "--no-rate-limits", "--allow-private-outbound", "--log-level", "warning"],
+                         "--password-cost", "4", "--no-rate-limits", "--allow-private-outbound", "--log-level", "warning"]
+                        + (["--database", database] if database else []),
                         stdout=subprocess.PIPE, stderr=log, text=True)
 base = app = None
 for line in proc.stdout:
