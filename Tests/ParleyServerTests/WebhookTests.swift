@@ -195,25 +195,39 @@ struct WebhookTests {
         }
     }
 
-    @Test func ratingsFormsAndTheLifecycle_eachMakeTheirEvent() async throws {
+    @Test(arguments: stores)
+    func ratingsFormsAndTheLifecycle_eachMakeTheirEvent(_ store: Store) async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
-        try await withWebhookServer(.sqlite, clock: clock) { server in
-            let created = try await create(server, url: receiver.hookURL, events: [.conversationAssigned, .conversationEnded, .ratingCreated])
+        try await withWebhookServer(store, clock: clock) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.conversationStarted, .conversationAssigned, .conversationEnded,
+                                                                                  .ratingCreated, .formSubmitted])
             try await receiver.setSecrets([created.secret])
+            let forms = "/v1/admin/apps/\(server.appID)/forms"
+            let topic = FormField(key: "topic", kind: .singleLine, isRequired: true, label: ["en": "Topic"])
+            let score = FormField(key: "score", kind: .rating, isRequired: true, label: ["en": "How did we do?"])
+            #expect(try await server.http.send("PUT", "\(forms)/pre_chat", Form(kind: .preChat, fields: [topic]), token: server.adminToken).status == 200)
+            #expect(try await server.http.send("PUT", "\(forms)/post_chat", Form(kind: .postChat, fields: [score]), token: server.adminToken).status == 200)
             let visitor = try await server.visitor()
-            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(formAnswers: ["topic": .text("refund")]),
+                                                          token: visitor.token, as: Conversation.self)
             let agent = try await server.agent(name: "Ann")
             #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
             try await say("not sent: filtered out", in: conversation.id, as: visitor, server: server)
             #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/end", body: Data("{}".utf8), token: agent.token).status == 200)
             #expect(try await server.http.send("PUT", "/v1/conversations/\(conversation.id)/rating", RatingRequest(score: 5, comment: "Kind"),
                                                token: visitor.token).status == 200)
-            let hooks = try await received(3, by: receiver, clock: clock)
+            #expect(try await server.http.send("PUT", "/v1/conversations/\(conversation.id)/forms/post_chat", SubmitFormRequest(answers: ["score": .integer(4)]),
+                                               token: visitor.token).status == 200)
+            let hooks = try await received(6, by: receiver, clock: clock)
             let payloads = try hooks.map { try ParleyJSON.decode(WebhookPayload.self, from: Data(($0.body ?? "").utf8)) }
-            #expect(payloads.map(\.type) == [.conversationAssigned, .conversationEnded, .ratingCreated])
-            #expect(payloads[0].data.agent?.name == "Ann" && payloads[1].data.reason == "ended_by_agent" && payloads[2].data.rating?.score == 5)
+            #expect(payloads.map(\.type) == [.conversationStarted, .formSubmitted, .conversationAssigned, .conversationEnded, .ratingCreated,
+                                             .formSubmitted])
+            #expect(payloads[0].data.form?.answers == ["topic": .text("refund")] && payloads[0].data.reason == "opened")
+            #expect(payloads[1].data.form?.kind == .preChat)
+            #expect(payloads[2].data.agent?.name == "Ann" && payloads[3].data.reason == "ended_by_agent" && payloads[4].data.rating?.score == 5)
+            #expect(payloads[5].data.form?.kind == .postChat && payloads[5].data.form?.answers == ["score": .integer(4)])
         }
     }
 
@@ -261,6 +275,9 @@ struct WebhookTests {
         let patched = try await strict.http.send("PATCH", "\(webhooks(strict))/\(privateEndpoint.endpoint.id)",
                                                  UpdateWebhookRequest(events: [.messageCreated]), token: strict.adminToken)
         #expect(patched.status == 200, "an update that keeps the URL does not check it again")
+        let moved = try await strict.http.send("PATCH", "\(webhooks(strict))/\(privateEndpoint.endpoint.id)",
+                                               UpdateWebhookRequest(url: "https://10.0.0.1/hook"), token: strict.adminToken)
+        #expect(moved.status == 400, "a new URL is checked")
         try await say("to a private address", in: conversation.id, as: visitor, server: strict)
         var attempts: [WebhookAttempt] = []
         for _ in 0..<100 where attempts.count < 2 {
