@@ -16,6 +16,7 @@ extension ParleyServer {
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
         ConversationController(conversations: conversations).addRoutes(to: api)
         AttachmentController(attachments: attachments, store: store).addRoutes(to: api)
+        PushDeviceController(store: store, clock: configuration.clock).addRoutes(to: api)
         TranscriptController(conversations: conversations, isMailEnabled: configuration.smtp != nil).addRoutes(to: api)
         LifecycleController(settings: settings, availability: availability, masking: masking, store: store).addRoutes(to: api)
         TeamController(store: store, routing: routing).addRoutes(to: api)

@@ -175,6 +175,17 @@ enum PostgresMigrations {
             "CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, stored_at BIGINT NOT NULL)",
             "CREATE TABLE blob_chunks (sha256 TEXT NOT NULL, chunk INTEGER NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (sha256, chunk))",
         ]),
+        // Push devices (issue 16): one row per device of an app, its token one device's only.
+        ("0014-push-devices", [
+            """
+            CREATE TABLE push_devices (
+                app_id TEXT NOT NULL, device_id TEXT NOT NULL, visitor_id TEXT NOT NULL REFERENCES visitors(id),
+                provider TEXT NOT NULL, token TEXT NOT NULL, request TEXT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, device_id))
+            """,
+            "CREATE UNIQUE INDEX push_devices_token ON push_devices(app_id, provider, token)",
+            "CREATE INDEX push_devices_visitor ON push_devices(app_id, visitor_id)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.
