@@ -2,8 +2,8 @@
 // the chat view, whether other web links open outside it or are blocked, and which websites may
 // embed the chat page. One entry a line; the server checks each and its 400 (naming the field) is
 // shown as it is and changes nothing.
-import { api, ApiError } from "./api.js";
-import { adminAction, toolbar } from "./admin-ui.js";
+import { api } from "./api.js";
+import { saveSettings, toolbar } from "./admin-ui.js";
 import { byId, h } from "./dom.js";
 import { state } from "./store.js";
 
@@ -22,18 +22,12 @@ export async function renderLinks(reload) {
     h("input", { type: "radio", name: "links-other", id: `links-other-${value}`, value, checked: policy.other_links === value }), label);
 
   const save = async () => {
-    error.hidden = true;
     const body = {
       inside_hosts: lines("links-inside"),
       other_links: byId("links-other-block").checked ? "block" : "outside",
       embed_origins: lines("links-embed"),
     };
-    const saved = await api("PUT", path, body).catch((failure) => {
-      error.textContent = `Not saved: ${failure instanceof ApiError ? failure.message : failure}`;
-      error.hidden = false;
-      return null;
-    });
-    if (saved) await adminAction(async () => saved, "Link policy saved.", reload);
+    await saveSettings(path, body, error, "Link policy saved.", reload);
   };
 
   return [
