@@ -29,7 +29,7 @@ extension ParleyClient {
     /// Registers the APNs device token as iOS hands it over (`didRegisterForRemoteNotificationsWithDeviceToken`).
     @discardableResult
     public func setPushToken(apnsDeviceToken: Data, environment: APNsEnvironment = .production, encryption: PushKeys? = nil) async throws -> PushDevice {
-        try await setPushToken(apnsDeviceToken.map { String(format: "%02x", $0) }.joined(), provider: .apns,
+        try await setPushToken(apnsDeviceToken.hexString, provider: .apns,
                                environment: environment, encryption: encryption)
     }
 
