@@ -8,7 +8,7 @@
  * The launcher shows the unread count the page reports. Messages between this page and the chat are
  * origin-checked both ways: the chat's frame posts only to this page's origin, and this script
  * accepts messages only from the chat's origin and frame. A classic script with no globals but
- * window.ParleyEmbed (open(), close()); it adds one <style>-free shadow root, so the website's CSS and
+ * window.ParleyEmbed (open(), close()); it adds one shadow root (no inline style), so the website's CSS and
  * Content-Security-Policy (no inline styles needed) do not clash with it.
  */
 (function () {
@@ -28,7 +28,7 @@
 
   var host = document.createElement("div");
   host.setAttribute("data-parley-embed", "");
-  var root = host.attachShadow ? host.attachShadow({ mode: "closed" }) : host;
+  var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
   var sheet = document.createElement("link");
   sheet.rel = "stylesheet";
   sheet.href = new URL("css/embed.css", chatURL).href;

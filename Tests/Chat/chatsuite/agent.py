@@ -78,3 +78,17 @@ class Agent:
             self.socket.close()
         except Exception:
             pass
+
+
+def reconnect(agent):
+    """Opens a new socket for `agent` after a server restart (the old one died with the server)."""
+    import websocket as _websocket
+    url = agent.base.replace("http://", "ws://") + "/v1/realtime?access_token=" + agent.token
+    agent.socket = _websocket.create_connection(url, timeout=10)
+    agent.socket.settimeout(None)
+    with agent._lock:
+        agent.frames = []
+    agent._thread = threading.Thread(target=agent._read, daemon=True)
+    agent._thread.start()
+    agent.wait_frame(lambda f: f["type"] == "ready", what="the agent's ready frame after reconnecting")
+    agent.api.put("/v1/agent/availability", {"availability": "online"})

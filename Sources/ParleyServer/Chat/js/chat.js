@@ -7,7 +7,7 @@ import { renderForm } from "./forms.js";
 import { locale, pick, t } from "./i18n.js";
 import { decide, DEFAULT_POLICY } from "./links.js";
 import { Outbox } from "./outbox.js";
-import { Realtime } from "./realtime.js";
+import { backoffDelay, Realtime } from "./realtime.js";
 import { ChatScreenMachine } from "./screen-machine.js";
 import { messageItem, noticeItem, pageCard } from "./transcript.js";
 import { openViewer } from "./viewer.js";
@@ -412,8 +412,15 @@ export class Chat {
             await this.outbox.remove(entry.client_message_id);
           }
           this.renderTranscript();
-          if (retryable) break;
+          if (retryable) {
+            // Try again by itself (and at once when the socket or the browser says the network is back).
+            this.deliveryAttempt = (this.deliveryAttempt ?? 0) + 1;
+            clearTimeout(this.deliveryTimer);
+            this.deliveryTimer = setTimeout(() => this.deliverOutbox(), backoffDelay(this.deliveryAttempt));
+            break;
+          }
         }
+        this.deliveryAttempt = 0;
       }
     } finally {
       this.delivering = false;
