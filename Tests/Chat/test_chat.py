@@ -28,7 +28,7 @@ def test_a_chat_from_hello_to_transcript(pages, world, agent):
 
     # Typing, visitor → agent.
     page.js("const box = document.getElementById('composer-text'); box.value = 'Hel'; box.dispatchEvent(new Event('input', {bubbles: true}))")
-    agent.wait_frame(lambda f: f["type"] == "typing" and f["is_typing"] and f["participant"]["role"] == "visitor", what="the visitor typing")
+    agent.wait_typing(conversation, True)
 
     # A multi-line message with emoji and a link: sent, then stored once.
     text = "Hello 👋 my order\nnever came: https://shop.example/orders/42."
@@ -38,10 +38,9 @@ def test_a_chat_from_hello_to_transcript(pages, world, agent):
     link = item.find_element(By.CSS_SELECTOR, "a")
     assert link.get_attribute("href") == "https://shop.example/orders/42"
     assert link.text == "https://shop.example/orders/42"
-    stored = agent.wait_frame(lambda f: f["type"] == "event" and f["event"]["type"] == "message" and f["event"]["author"]["role"] == "visitor",
-                              what="the visitor's message")["event"]
+    stored = agent.wait_event(conversation, lambda e: e["type"] == "message" and e["author"]["role"] == "visitor", what="the visitor's message")
     assert stored["text"] == text
-    agent.wait_frame(lambda f: f["type"] == "typing" and not f["is_typing"] and f["participant"]["role"] == "visitor", what="typing stopped")
+    agent.wait_typing(conversation, False)
 
     # Read receipt, agent → visitor.
     agent.read(conversation, stored["seq"])
@@ -57,8 +56,8 @@ def test_a_chat_from_hello_to_transcript(pages, world, agent):
     assert [a.get_attribute("href") for a in links] == ["https://track.example/42"]
 
     # Read receipt, visitor → agent (the page is on screen).
-    agent.wait_frame(lambda f: f["type"] == "event" and f["event"]["type"] == "read" and f["event"]["author"]["role"] == "visitor"
-                     and f["event"]["read_seq"] >= reply["seq"], what="the visitor's read receipt")
+    agent.wait_event(conversation, lambda e: e["type"] == "read" and e["author"]["role"] == "visitor" and e["read_seq"] >= reply["seq"],
+                     what="the visitor's read receipt")
 
     # Long text wraps inside the bubble, without a horizontal scroll.
     long_text = "word " * 1200 + "end-of-long-text"
@@ -101,7 +100,7 @@ def test_files_both_ways(pages, world, agent, tmp_path):
     page.wait(lambda: page.js("const img = document.querySelector('#transcript img.file-image'); return img && img.complete && img.naturalWidth === 1"),
               message="the stored image to decode")
     assert item.get_attribute("data-state") in ("sent", "read")
-    stored = agent.wait_frame(lambda f: f["type"] == "event" and f["event"].get("attachment"), what="the visitor's file")["event"]
+    stored = agent.wait_event(conversation, lambda e: bool(e.get("attachment")), what="the visitor's file")
     assert stored["attachment"]["name"] == "dot.png" and stored["attachment"]["content_type"] == "image/png"
 
     # The agent sends a PDF: a card with Download, which hands the host a URL and the authorization.

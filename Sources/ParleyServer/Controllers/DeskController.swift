@@ -7,11 +7,12 @@ import ParleyStore
 
 /// The agent desk: its static files under `/desk/`, and its cookie sessions under `/v1/desk`.
 struct DeskController {
-    /// Every desk response: no inline script or style, nothing from elsewhere, never framed.
+    /// Every desk response: no inline script or style, nothing from elsewhere, never framed; it frames
+    /// only this server's own pages (the chat page's live preview on the Appearance and Forms pages).
     static let securityHeaders: [(HTTPField.Name, String)] = [
         (.contentSecurityPolicy,
          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "media-src 'self' data:; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+            + "media-src 'self' data:; font-src 'self'; manifest-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
         (HTTPField.Name("X-Content-Type-Options")!, "nosniff"),
         (HTTPField.Name("X-Frame-Options")!, "DENY"),
         (HTTPField.Name("Referrer-Policy")!, "no-referrer"),

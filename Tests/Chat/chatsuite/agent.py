@@ -48,6 +48,15 @@ class Agent:
                 return next((frame for frame in self.frames if predicate(frame)), None)
         return wait_until(find, timeout=timeout, message=f"the agent to receive {what}")
 
+    def wait_event(self, conversation_id, predicate, timeout=20, what="an event"):
+        """The first `event` frame of this conversation whose event matches."""
+        return self.wait_frame(lambda f: f["type"] == "event" and f["event"]["conversation_id"] == conversation_id and predicate(f["event"]),
+                               timeout=timeout, what=what)["event"]
+
+    def wait_typing(self, conversation_id, is_typing, timeout=20):
+        return self.wait_frame(lambda f: f["type"] == "typing" and f["conversation_id"] == conversation_id and f["is_typing"] == is_typing
+                               and f["participant"]["role"] == "visitor", timeout=timeout, what=f"the visitor typing={is_typing}")
+
     def send_frame(self, frame):
         self.socket.send(json.dumps(frame))
 

@@ -15,7 +15,7 @@ import { openViewer } from "./viewer.js";
 const TYPING_IDLE_MS = 2500;
 
 export class Chat {
-  constructor({ app, queue, bridge, customer }) {
+  constructor({ app, queue, bridge, customer, isVisible = true }) {
     this.app = app;
     this.queue = queue;
     this.bridge = bridge;
@@ -32,7 +32,7 @@ export class Chat {
     this.agentName = null;
     this.agentReadSeq = 0;
     this.myReadSeq = 0;
-    this.isVisible = true;
+    this.isVisible = isVisible;
     this.unread = 0;
     this.reportedUnread = 0;
     this.delivering = false;
@@ -243,8 +243,9 @@ export class Chat {
   }
 
   finishConversation() {
+    // The socket stays: closing it while the server still sends makes browsers log an error, and a
+    // new chat from this page reuses it.
     this.forgetConversation();
-    this.realtime.stop();
   }
 
   // MARK: - Realtime

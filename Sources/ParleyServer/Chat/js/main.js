@@ -36,6 +36,7 @@ function applyTheme(theme) {
 
 let chat = null;
 let customer = null;
+let isVisible = true;
 let customerArrived = null;
 
 function onCall(call) {
@@ -66,7 +67,8 @@ function onCall(call) {
       break;
     case "set_visible":
       // The embed's launcher opened or closed the chat: read receipts only while it is on screen.
-      chat?.setVisible(call.visible === true);
+      isVisible = call.visible === true;
+      chat?.setVisible(isVisible);
       break;
     default:
       break;
@@ -101,7 +103,7 @@ async function main() {
     if (immediate) customer = immediate;
     else await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, CUSTOMER_DATA_WAIT_MS))]);
   }
-  chat = new Chat({ app, queue, bridge, customer });
+  chat = new Chat({ app, queue, bridge, customer, isVisible });
   wireComposer(chat);
   await chat.start();
 }
