@@ -231,8 +231,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // Fixtures/ChatBridge: the chat page's bridge messages, recorded by Tests/Chat from the real page.
-            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Starts parleyd as a child process, kills it with SIGKILL, and counts lost and duplicated messages.

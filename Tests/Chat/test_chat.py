@@ -96,10 +96,10 @@ def test_files_both_ways(pages, world, agent, tmp_path):
     path = tmp_path / "dot.png"
     path.write_bytes(png)
     page.find("#file-input").send_keys(str(path))
-    item = page.wait(lambda: next((m for m in page.messages("visitor") if "dot.png" in m.text), None), message="the file in the transcript")
+    page.wait(lambda: next((m for m in page.messages("visitor") if "dot.png" in m.text and m.get_attribute("data-state") in ("sent", "read")), None),
+              message="the file in the transcript, sent")
     page.wait(lambda: page.js("const img = document.querySelector('#transcript img.file-image'); return img && img.complete && img.naturalWidth === 1"),
               message="the stored image to decode")
-    assert item.get_attribute("data-state") in ("sent", "read")
     stored = agent.wait_event(conversation, lambda e: bool(e.get("attachment")), what="the visitor's file")
     assert stored["attachment"]["name"] == "dot.png" and stored["attachment"]["content_type"] == "image/png"
 

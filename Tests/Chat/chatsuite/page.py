@@ -40,7 +40,8 @@ RECORDER = """
   }
   if (Object.keys(handlers).length) window.webkit = {messageHandlers: handlers};
   if (channels.includes("android")) {
-    window.ParleyAndroid = {postMessage(text) { record("android", "postMessage", text); }};
+    // Android's interface is named by its object (ParleyKit's ChatBridge.androidInterfaceName).
+    window.ParleyAndroid = {postMessage(text) { record("android", "ParleyAndroid", text); }};
   }
   if (channels.includes("android-cisco")) {
     const android = {};

@@ -653,6 +653,7 @@ export class Chat {
       onRetry: (message) => this.retry(message),
       onDownload: (file) => this.download(file).catch(() => this.toast(t("file_failed"))),
       loadImage: (file) => this.loadImage(file),
+      cachedImage: (file) => this.imageURLs.get(file.id),
     };
     const you = this.appearance.visitor_display_name || t("you");
     let lastAgent = this.agentName;

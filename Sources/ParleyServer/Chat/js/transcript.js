@@ -70,8 +70,10 @@ function attachmentView(message, actions) {
     card.append(h("button", { class: "button small", type: "button", text: t("download"), "aria-label": `${t("download")} ${file.name}`, onclick: () => actions.onDownload(file) }));
   }
   if (!RASTER.has(file.content_type) || !file.id) return card;
-  const image = h("img", { class: "file-image", alt: file.name, loading: "lazy" });
-  actions.loadImage(file).then((url) => { if (url) image.src = url; });
+  // A decoded image keeps its blob: URL, so a redrawn item is equal to the one on screen (and kept).
+  const cached = actions.cachedImage?.(file);
+  const image = h("img", { class: "file-image", alt: file.name, src: cached ?? null });
+  if (!cached) actions.loadImage(file).then((url) => { if (url) image.src = url; });
   return h("figure", { class: "file" }, image, card);
 }
 
