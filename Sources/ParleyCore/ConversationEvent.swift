@@ -30,6 +30,24 @@ public struct ConversationEvent: Hashable, Sendable, Codable {
         return nil
     }
 
+    /// True for what a participant wrote or showed (a message, a pushed page): what counts as
+    /// unread for the other side.
+    public var isContent: Bool {
+        switch body {
+        case .message, .pagePushed: true
+        default: false
+        }
+    }
+
+    /// The client's id of a message or a pushed page: what makes sending it again idempotent.
+    public var clientMessageID: String? {
+        switch body {
+        case .message(let message): message.clientMessageID
+        case .pagePushed(let page): page.clientMessageID
+        default: nil
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case conversationID = "conversation_id", seq, createdAt = "created_at", author, type
     }
@@ -66,6 +84,8 @@ public enum EventBody: Hashable, Sendable {
     case stateChanged(StateChange)
     /// The author has read the conversation up to a seq.
     case read(ReadMarker)
+    /// An agent showed the visitor a web page.
+    case pagePushed(PagePush)
 
     /// The wire name of the event type.
     public var type: String {
@@ -75,6 +95,7 @@ public enum EventBody: Hashable, Sendable {
         case .participantLeft: "participant_left"
         case .stateChanged: "state_changed"
         case .read: "read"
+        case .pagePushed: "page_pushed"
         }
     }
 
@@ -86,6 +107,7 @@ public enum EventBody: Hashable, Sendable {
         case "participant_left": self = .participantLeft(try ParticipantLeft(from: decoder))
         case "state_changed": self = .stateChanged(try StateChange(from: decoder))
         case "read": self = .read(try ReadMarker(from: decoder))
+        case "page_pushed": self = .pagePushed(try PagePush(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown event type \(type)"))
         }
@@ -98,6 +120,7 @@ public enum EventBody: Hashable, Sendable {
         case .participantLeft(let value): try value.encode(to: encoder)
         case .stateChanged(let value): try value.encode(to: encoder)
         case .read(let value): try value.encode(to: encoder)
+        case .pagePushed(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -14,6 +14,10 @@ public enum Limits {
     public static let maxSubjectLength = 200
     /// The longest caption of an attachment, in characters (it travels in the upload's query).
     public static let maxCaptionLength = 1_000
+    /// The longest URL a pushed page or a link policy takes.
+    public static let maxURLLength = 2_048
+    /// The longest title of a pushed page.
+    public static let maxPageTitleLength = 200
     /// Longest canned response shortcut (the word typed after "/").
     public static let maxShortcutLength = 32
     /// The most custom attributes a visitor or conversation may carry, and their key and value lengths.

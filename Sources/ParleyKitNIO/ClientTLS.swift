@@ -88,7 +88,7 @@ struct PinnedChainCheck: Sendable {
         }
         let isIP = ClientTLS.isIPAddress(host)
         var verifier = Verifier(rootCertificates: roots) {
-            RFC5280Policy(validationTime: Date())
+            RFC5280Policy()
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(chain.dropFirst()))

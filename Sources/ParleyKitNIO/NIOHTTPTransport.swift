@@ -154,7 +154,7 @@ struct HTTPExchange: Sendable {
                     responseHead = head
                     if case .file(let file, _) = sink, (200..<300).contains(head.status.code) {
                         if !FileManager.default.fileExists(atPath: file.path) {
-                            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+                            _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
                         }
                         output = try FileHandle(forWritingTo: file)
                         try output?.seekToEnd()

@@ -113,6 +113,8 @@ extension ConversationLifecycle {
             reads.visitor = open.visitorID
         case .postMessage(let post):
             reads.clientMessageID = post.clientMessageID
+        case .pushPage(let push):
+            reads.clientMessageID = push.page.clientMessageID
         case .assign(let assign):
             reads.agentLoad = assign.agent.id.map(AgentID.init(rawValue:))
         case .transfer(let transfer):
@@ -143,14 +145,10 @@ extension ConversationLifecycle {
         // Before anything else (the idempotency lookup included), so nothing about the conversation leaks.
         if let current { try authorize(change, on: current) }
 
-        if case .postMessage(let post) = change, let current, let stored = context.storedMessage {
-            let event = stored.event
-            guard event.author.role == post.author.role, event.author.id == post.author.id, event.message?.text == post.text,
-                  event.message?.attachment?.sha256 == post.attachment?.sha256 else {
-                throw StoreError.idempotencyConflict("client_message_id \(post.clientMessageID) was used for another message")
-            }
+        if let current, let stored = context.storedMessage {
+            try checkResend(change, of: stored.event)
             return CommitDecision(writes: [], commit: ConversationCommit(
-                conversation: current, events: [event], isDuplicate: true, encodedEvents: [stored.json], queueRank: context.currentRank))
+                conversation: current, events: [stored.event], isDuplicate: true, encodedEvents: [stored.json], queueRank: context.currentRank))
         }
         try checkReferences(change, context: context)
 
@@ -198,6 +196,24 @@ extension ConversationLifecycle {
                 || current?.queueID != conversation.queueID || context.currentRank != plan.queueRank)
         for entry in effects.entries(for: commit, change: change) { writes.append(.enqueue(entry)) }
         return CommitDecision(writes: writes, commit: commit)
+    }
+
+    /// A resend must be the same message (or pushed page) by the same author as the one stored
+    /// under its client message id; anything else reusing the id is refused.
+    private static func checkResend(_ change: ConversationChange, of event: ConversationEvent) throws(StoreError) {
+        let same: Bool
+        switch change {
+        case .postMessage(let post):
+            same = event.author.role == post.author.role && event.author.id == post.author.id && event.message?.text == post.text
+                && event.message?.attachment?.sha256 == post.attachment?.sha256
+        case .pushPage(let push):
+            same = event.author.role == push.agent.role && event.author.id == push.agent.id && event.body == .pagePushed(push.page)
+        default:
+            same = false
+        }
+        guard same else {
+            throw StoreError.idempotencyConflict("client_message_id \(event.clientMessageID ?? "") was used for another message")
+        }
     }
 
     /// Everyone a change names must belong to the change's app; an agent taking a conversation

@@ -13,6 +13,7 @@ public enum ConversationChange: Sendable {
     case end(End)
     case markRead(MarkRead)
     case transfer(Transfer)
+    case pushPage(PushPage)
 
     /// A visitor opens a new conversation, which starts queued.
     public struct Open: Sendable {
@@ -156,6 +157,22 @@ public enum ConversationChange: Sendable {
         }
     }
 
+    /// The assigned agent shows the visitor a web page (a `page_pushed` event).
+    public struct PushPage: Sendable {
+        public var conversationID: ConversationID
+        public var appID: AppID
+        public var agent: Participant
+        public var page: PagePush
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, agent: Participant, page: PagePush, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.agent = agent
+            self.page = page
+            self.at = at
+        }
+    }
+
     /// The conversation the change applies to.
     public var conversationID: ConversationID {
         switch self {
@@ -166,6 +183,7 @@ public enum ConversationChange: Sendable {
         case .end(let change): change.conversationID
         case .markRead(let change): change.conversationID
         case .transfer(let change): change.conversationID
+        case .pushPage(let change): change.conversationID
         }
     }
 
@@ -179,6 +197,7 @@ public enum ConversationChange: Sendable {
         case .end(let change): change.appID
         case .markRead(let change): change.appID
         case .transfer(let change): change.appID
+        case .pushPage(let change): change.appID
         }
     }
 
@@ -192,6 +211,7 @@ public enum ConversationChange: Sendable {
         case .end(let change): change.at
         case .markRead(let change): change.at
         case .transfer(let change): change.at
+        case .pushPage(let change): change.at
         }
     }
 }

@@ -65,6 +65,7 @@ public enum ConversationLifecycle {
         case .postMessage(let post): post.author
         case .end(let end): end.by
         case .markRead(let read): read.by
+        case .pushPage(let push): push.agent
         case .open, .assign, .requeue, .transfer: nil
         }
         if let actor, actor.role == .visitor, actor.id != conversation.visitorID.rawValue {
@@ -208,6 +209,12 @@ public enum ConversationLifecycle {
                 return Plan(conversation: conversation, queueRank: rank, events: [])
             }
             events.append((read.by, .read(ReadMarker(readSeq: read.seq))))
+
+        case .pushPage(let push):
+            guard push.agent.role == .agent, conversation.state == .assigned, conversation.agentID?.rawValue == push.agent.id else {
+                throw .invalidState("only the assigned agent can push a page into this conversation")
+            }
+            events.append((push.agent, .pagePushed(push.page)))
         }
         return Plan(conversation: conversation, queueRank: rank, events: events)
     }

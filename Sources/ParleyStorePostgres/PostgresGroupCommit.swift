@@ -82,7 +82,7 @@ extension PostgresStore {
                     rows[id]?.conversation.lastSeq = lastSeq
                     rows[id]?.conversation.updatedAt = updatedAt
                 case .insertEvent(let event, let json):
-                    if let clientMessageID = event.message?.clientMessageID {
+                    if let clientMessageID = event.clientMessageID {
                         stored[MessageKey(conversation: event.conversationID, clientMessageID: clientMessageID)] = json
                     }
                 default:

@@ -104,7 +104,7 @@ extension PostgresStore {
                     UPDATE conversations SET last_seq = \(lastSeq), updated_at = \(Timestamp.millis(updatedAt)) WHERE id = \(id.rawValue))
                 INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
                 VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
-                    \(event.message?.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
+                    \(event.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
                 """, logger: logger)
             return
         }
@@ -149,7 +149,7 @@ extension PostgresStore {
             binds.append(event.body.type)
             binds.append(event.author.role.rawValue)
             binds.append(event.author.id)
-            binds.append(event.message?.clientMessageID)
+            binds.append(event.clientMessageID)
             binds.append(json)
             binds.append(Timestamp.millis(event.createdAt))
         }
@@ -203,7 +203,7 @@ extension PostgresStore {
                 """
                 INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
                 VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
-                    \(event.message?.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
+                    \(event.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
                 """, logger: logger)
         case .setReadMarker(let id, let reader, let seq):
             try await connection.query(

@@ -88,7 +88,7 @@ extension SQLiteStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     event.conversationID.rawValue, event.seq, event.body.type, event.author.role.rawValue, event.author.id,
-                    event.message?.clientMessageID, json, Timestamp.millis(event.createdAt),
+                    event.clientMessageID, json, Timestamp.millis(event.createdAt),
                 ])
         case .setReadMarker(let id, let reader, let seq):
             try db.cachedStatement(sql: """

@@ -48,7 +48,7 @@ struct AgentTerminal {
         switch words[0] {
         case "/quit": return false
         case "/help":
-            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit; anything else is sent")
+            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /push URL [TITLE], /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit; anything else is sent")
         case "/list":
             for (index, conversation) in await desk.conversations.enumerated() {
                 TerminalIO.say("  \(index + 1). \(conversation.id) \(conversation.subject ?? "")")
@@ -91,6 +91,16 @@ struct AgentTerminal {
             }
             await desk.ended(current.id)
             TerminalIO.say("· transferred \(current.id) to \(target)")
+        case "/push":
+            guard let current = await desk.current else { return noConversation() }
+            let parts = words.count == 2 ? words[1].split(separator: " ", maxSplits: 1).map(String.init) : []
+            guard let url = parts.first else {
+                TerminalIO.say("· /push takes a page's URL, then optionally its title")
+                return true
+            }
+            let title = parts.count == 2 ? parts[1] : (URLComponents(string: url)?.host ?? url)
+            try await client.pushPage(url, title: title, in: current.id)
+            TerminalIO.say("· pushed \(title) <\(url)>")
         case "/attach":
             guard let current = await desk.current else { return noConversation() }
             guard words.count == 2, let (path, caption) = ReceivedFiles.parseAttach(words[1]) else {

@@ -196,6 +196,8 @@ struct ChatTerminal {
                 } else {
                     TerminalIO.say("\(event.author.name ?? "agent"): \(message.text)")
                 }
+            case .pagePushed(let page):
+                TerminalIO.say("\(event.author.name ?? "agent") shared a page: \(page.title) <\(page.url)>")
             case .participantJoined(let joined):
                 TerminalIO.say("· \(joined.participant.name ?? "an agent") joined")
             case .participantLeft(let left):

@@ -210,6 +210,31 @@ struct ChatScreenMachineTests {
         #expect(machine.screen == .ended)
     }
 
+    @Test func aPositionUpdate_keepsTheEstimate_scaledToTheNewPlace() {
+        // Queued third with 120 s: 40 s a place. The server's position frames carry no estimate.
+        var machine = Spot.queued.machine()
+        _ = machine.queueUpdated(position: 2, estimatedWaitSeconds: nil)
+        #expect(machine.screen == .queued(position: 2, estimatedWaitSeconds: 80))
+        _ = machine.queueUpdated(position: 1, estimatedWaitSeconds: nil)
+        #expect(machine.screen == .queued(position: 1, estimatedWaitSeconds: 40))
+        // A new estimate replaces the rate; an update without a position keeps the place.
+        _ = machine.queueUpdated(position: 2, estimatedWaitSeconds: 50)
+        #expect(machine.screen == .queued(position: 2, estimatedWaitSeconds: 50))
+        _ = machine.queueUpdated(position: nil, estimatedWaitSeconds: nil)
+        #expect(machine.screen == .queued(position: 2, estimatedWaitSeconds: 50))
+        _ = machine.queueUpdated(position: 1, estimatedWaitSeconds: nil)
+        #expect(machine.screen == .queued(position: 1, estimatedWaitSeconds: 25))
+
+        // Without any estimate there is none to keep.
+        var unknown = ChatScreenMachine()
+        _ = unknown.start()
+        _ = unknown.formsLoaded(ChatForms())
+        _ = unknown.availabilityLoaded(.init(status: .open))
+        _ = unknown.conversationQueued(position: 4)
+        _ = unknown.queueUpdated(position: 3, estimatedWaitSeconds: nil)
+        #expect(unknown.screen == .queued(position: 3, estimatedWaitSeconds: nil))
+    }
+
     @Test func retry_afterARetryableError_startsOverAndCanReachAnotherOutcome() {
         var machine = Spot.errorRetryable.machine()
         #expect(machine.retry() == [.fetchAvailability, .fetchForms])

@@ -49,6 +49,34 @@ extension StoreConformance {
         #expect(try await fixture.allEvents(id).compactMap(\.message) == [MessageBody(clientMessageID: "m-1", text: "first text")])
     }
 
+    static func pushPage_isIdempotentByClientID_sharedWithMessages(_ store: any ParleyStore) async throws {
+        let fixture = try await Fixture.make(store)
+        let id = try await fixture.open().conversation.id
+        try await fixture.assign(id)
+        let page = PagePush(clientMessageID: "p-1", url: "https://help.example.com/returns", title: "Returns")
+        func push(_ page: PagePush, by agent: Participant? = nil) async throws -> ConversationCommit {
+            try await store.commit(.pushPage(.init(conversationID: id, appID: fixture.app.id, agent: agent ?? fixture.agentParticipant,
+                                                   page: page, at: fixture.clock.next())))
+        }
+        let first = try await push(page)
+        let event = try #require(first.events.only)
+        #expect(event.body == .pagePushed(page) && !first.isDuplicate)
+        let again = try await push(page)
+        #expect(again.isDuplicate && again.events == [event])
+        let before = try await fixture.stored(id)
+        await expectStoreError(.idempotencyConflict, "same id, other page") {
+            try await push(PagePush(clientMessageID: "p-1", url: "https://help.example.com/other", title: "Returns"))
+        }
+        await expectStoreError(.idempotencyConflict, "a message under a pushed page's id") {
+            try await fixture.post(id, by: fixture.agentParticipant, text: "Returns", clientID: "p-1")
+        }
+        await expectStoreError(.invalidState, "an agent who is not assigned") {
+            try await push(PagePush(clientMessageID: "p-2", url: "https://help.example.com/", title: "Help"), by: fixture.otherAgentParticipant)
+        }
+        #expect(try await fixture.stored(id) == before, "refusals store nothing")
+        #expect(try await store.events(id, app: fixture.app.id, afterSeq: 0, limit: 10).last == event, "read back as stored")
+    }
+
     static func postMessage_concurrentResends_storeOneMessage(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
         let id = try await fixture.open().conversation.id

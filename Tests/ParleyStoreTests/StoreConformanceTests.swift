@@ -192,6 +192,11 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func pushPage_isIdempotentByClientID_sharedWithMessages(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.pushPage_isIdempotentByClientID_sharedWithMessages)
+    }
+
+    @Test(arguments: StoreFactory.all)
     func postMessage_concurrentResends_storeOneMessage(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.postMessage_concurrentResends_storeOneMessage)
     }

@@ -104,6 +104,8 @@ extension EventBody {
                 + (change.agentID.map { " \($0.rawValue)" } ?? "") + (change.queueID.map { " \($0.rawValue)" } ?? "")
         case .read(let marker):
             "read \(marker.readSeq)"
+        case .pagePushed(let page):
+            "page_pushed \(page.clientMessageID) \(page.url) \(page.title)"
         }
     }
 }

@@ -32,8 +32,14 @@ extension AdminEndpoints {
     /// `PUT /v1/admin/apps/:app/masking`: replaces the rules; 400 naming the field for a bad or unsafe pattern.
     public var setMasking: Endpoint<MaskingRules, MaskingRules> { .init(.put, "/v1/admin/apps/:app/masking") }
 
+    /// `GET /v1/admin/apps/:app/link-policy`: where the app's chat links go (the defaults when never set).
+    public var linkPolicy: Endpoint<Void, LinkPolicy> { .init(.get, "/v1/admin/apps/:app/link-policy") }
+    /// `PUT /v1/admin/apps/:app/link-policy`: replaces it; 400 naming the field for a bad host or origin.
+    public var setLinkPolicy: Endpoint<LinkPolicy, LinkPolicy> { .init(.put, "/v1/admin/apps/:app/link-policy") }
+
     var settings: [AnyEndpoint] {
         [form.erased, setForm.erased, deleteForm.erased, appearance.erased, setAppearance.erased,
-         hours.erased, setHours.erased, deleteHours.erased, identity.erased, setIdentity.erased, masking.erased, setMasking.erased]
+         hours.erased, setHours.erased, deleteHours.erased, identity.erased, setIdentity.erased, masking.erased, setMasking.erased,
+         linkPolicy.erased, setLinkPolicy.erased]
     }
 }

@@ -40,10 +40,14 @@ public struct ConversationEndpoints: Sendable {
     /// `GET /v1/conversations/:id/forms`: the forms answered in the conversation.
     public var forms: Endpoint<Void, FormSubmissionList> { .init(.get, "/v1/conversations/:id/forms") }
 
+    /// `POST /v1/conversations/:id/pages`: the assigned agent shows the visitor a web page
+    /// (a `page_pushed` event); 201 when stored, 200 for a resend of the same `client_message_id`.
+    public var pushPage: Endpoint<PushPageRequest, SendMessageResponse> { .init(.post, "/v1/conversations/:id/pages") }
+
     /// Every endpoint above.
     public var all: [AnyEndpoint] {
         [open.erased, list.erased, get.erased, events.erased, send.erased, end.erased, read.erased, typing.erased,
          accept.erased, transfer.erased, notes.erased, addNote.erased, rate.erased, rating.erased,
-         submitPostChat.erased, forms.erased]
+         submitPostChat.erased, forms.erased, pushPage.erased]
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Endpoint {
     /// What a chat screen needs before a conversation starts: appearance, availability, forms,
-    /// the masking rules.
+    /// the masking rules, the link policy.
     public static var lifecycle: LifecycleEndpoints { LifecycleEndpoints() }
 }
 
@@ -17,6 +17,9 @@ public struct LifecycleEndpoints: Sendable {
     /// `GET /v1/masking`: what the app masks, so ParleyKit masks it before the text leaves the device.
     public var masking: Endpoint<Void, MaskingRules> { .init(.get, "/v1/masking") }
 
+    /// `GET /v1/link-policy`: which links open inside the chat view, and where the chat page may be embedded.
+    public var linkPolicy: Endpoint<Void, LinkPolicy> { .init(.get, "/v1/link-policy") }
+
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [appearance.erased, availability.erased, forms.erased, masking.erased] }
+    public var all: [AnyEndpoint] { [appearance.erased, availability.erased, forms.erased, masking.erased, linkPolicy.erased] }
 }

@@ -58,6 +58,9 @@ public struct Transcript: Hashable, Sendable {
                 author: event.author, text: message.text.isEmpty ? listing : listing + "\n" + message.text))
         case .read:
             return nil
+        case .pagePushed(let page):
+            // The address in full: a transcript is read later, away from the chat's cards.
+            return Line(time: event.createdAt, content: .message(author: event.author, text: "[page: \(page.title)] \(page.url)"))
         case .participantJoined(let joined):
             notice = "\(displayName(of: joined.participant)) joined"
         case .participantLeft(let left):

@@ -139,6 +139,22 @@ public actor AgentClient {
         }
     }
 
+    /// Shows the visitor a web page: a card with `title` that opens `url` under the app's link
+    /// policy (a `page_pushed` event). The title is masked like a reply. Retries a lost answer
+    /// with the same client id, so the page is pushed once.
+    @discardableResult
+    public func pushPage(_ url: String, title: String, in conversation: ConversationID) async throws -> ConversationEvent {
+        let request = PushPageRequest(clientMessageID: UUID().uuidString.lowercased(), url: url, title: try masker.masking(title))
+        do {
+            try request.check()
+        } catch {
+            throw ParleyError.invalidInput(error.description)
+        }
+        return try await retryingLostAnswers {
+            try await http.call(.conversations.pushPage(conversation), body: request, token: try token()).event
+        }
+    }
+
     /// Ends a conversation assigned to the agent.
     @discardableResult
     public func end(_ conversation: ConversationID) async throws -> Conversation {

@@ -339,6 +339,12 @@ public actor ParleyClient {
         return served.overridden(by: configuration.appearance)
     }
 
+    /// Where the app's chat links go: hosts opened inside the chat view, and whether other links
+    /// open outside it or not at all (``LinkPolicy/decide(_:)``). Set by the app's admins.
+    public func linkPolicy() async throws -> LinkPolicy {
+        try await http.call(.lifecycle.linkPolicy, token: try await token(renew: false))
+    }
+
     /// Whether a chat can start now in a queue (default: the configured queue, else the app's
     /// first): open with an estimated wait, closed until the next opening, or no agent online.
     public func availability(queue: QueueID? = nil) async throws -> AvailabilityReport {

@@ -102,6 +102,9 @@ public struct ChatScreenMachine: Hashable, Sendable {
     /// The forms, once loaded.
     public private(set) var forms: ChatForms?
     private var isFetching = false
+    /// How long one place in the queue takes, from the last estimate: what keeps an estimate as
+    /// the position moves.
+    private var secondsPerPlace: Double?
     private var isStarting = false
 
     /// A machine on the loading screen; call ``start()``.
@@ -157,14 +160,23 @@ public struct ChatScreenMachine: Hashable, Sendable {
     public mutating func conversationQueued(position: Int?) -> [Effect] {
         guard isAwaitingConversation else { return [] }
         isStarting = false
-        screen = .queued(position: position, estimatedWaitSeconds: availability?.estimatedWaitSeconds)
+        let estimate = availability?.estimatedWaitSeconds
+        // The availability estimate was made for the place a newcomer would take: keep it per
+        // place, so later positions are estimated without asking again.
+        if let estimate, let place = position, place > 0 { secondsPerPlace = Double(estimate) / Double(place) }
+        screen = .queued(position: position, estimatedWaitSeconds: estimate)
         return []
     }
 
-    /// The queue position or estimate changed.
+    /// The queue position changed, or the estimate (nil: the server sent none, so the estimate
+    /// moves with the position, at the seconds per place known so far).
     public mutating func queueUpdated(position: Int?, estimatedWaitSeconds: Int?) -> [Effect] {
-        guard case .queued = screen else { return [] }
-        screen = .queued(position: position, estimatedWaitSeconds: estimatedWaitSeconds)
+        guard case .queued(let oldPosition, let oldEstimate) = screen else { return [] }
+        let place = position ?? oldPosition
+        if let estimatedWaitSeconds, let place, place > 0 { secondsPerPlace = Double(estimatedWaitSeconds) / Double(place) }
+        let estimate = estimatedWaitSeconds ?? place.flatMap { place in secondsPerPlace.map { Int(($0 * Double(place)).rounded(.up)) } }
+            ?? oldEstimate
+        screen = .queued(position: place, estimatedWaitSeconds: estimate)
         return []
     }
 

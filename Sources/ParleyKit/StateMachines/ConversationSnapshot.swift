@@ -114,7 +114,7 @@ public struct ConversationSnapshot: Sendable, Hashable {
                 summary = updated
             }
             if change.to != .queued { queuePosition = nil }
-        case .message:
+        case .message, .pagePushed:
             typing.remove(event.author)
         case .participantLeft(let left):
             typing.remove(left.participant)
@@ -165,7 +165,7 @@ public struct ConversationSnapshot: Sendable, Hashable {
     /// Messages from the other side that the visitor has not read (read on any device counts).
     public var unreadCount: Int {
         let read = readSeq(by: .visitor)
-        let applied = events.filter { $0.seq > read && $0.message != nil && $0.author.role != .visitor }.count
+        let applied = events.filter { $0.seq > read && $0.isContent && $0.author.role != .visitor }.count
         // Storage's count holds until the visitor reads past its read seq (``needsStoredEvents``).
         guard let stored, read < stored.lastSeq else { return applied }
         return applied + stored.unreadCount

@@ -56,7 +56,8 @@ struct ConversationDigest: Sendable, Hashable, Codable {
         lastSeq = event.seq
         eventCount += 1
         switch event.body {
-        case .message where event.author.role != .visitor && event.seq > visitorReadSeq:
+        case .message where event.author.role != .visitor && event.seq > visitorReadSeq,
+             .pagePushed where event.author.role != .visitor && event.seq > visitorReadSeq:
             unreadCount += 1
             unreadSeqs?.append(event.seq)
         case .read(let marker) where event.author.role == .visitor && marker.readSeq > visitorReadSeq:

@@ -48,6 +48,15 @@ extension AdminController {
             return JSONResponse(settings)
         }
 
+        router.on(.admin.linkPolicy) { _, context in
+            JSONResponse(try await settings.linkPolicy(app: try await administeredApp(context)))
+        }
+        router.on(.admin.setLinkPolicy) { request, context in
+            let app = try await administeredApp(context)
+            let policy = try await request.decodeJSON(LinkPolicy.self, context: context)
+            try await settings.setLinkPolicy(policy, app: app)
+            return JSONResponse(policy)
+        }
         router.on(.admin.masking) { _, context in
             JSONResponse(try await masking.rules(app: try await administeredApp(context)))
         }

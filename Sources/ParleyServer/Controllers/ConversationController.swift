@@ -53,6 +53,14 @@ struct ConversationController {
             return JSONResponse(SendMessageResponse(duplicate: commit.isDuplicate, event: event), status: commit.isDuplicate ? .ok : .created)
         }
 
+        router.on(.conversations.pushPage) { request, context in
+            let agent = try context.requireAgent()
+            let body = try await request.decodeJSON(PushPageRequest.self, context: context)
+            let commit = try await conversations.pushPage(try context.conversationID(), body, by: agent)
+            guard let event = commit.events.last else { throw APIError.conflict("invalid_state", "nothing stored") }
+            return JSONResponse(SendMessageResponse(duplicate: commit.isDuplicate, event: event), status: commit.isDuplicate ? .ok : .created)
+        }
+
         router.on(.conversations.end) { _, context in
             let caller = try context.requireCaller()
             return JSONResponse(try await conversations.end(try context.conversationID(), by: caller))

@@ -17,6 +17,11 @@ struct LifecycleController {
             return JSONResponse(try await settings.appearance(app: app))
         }
 
+        // Which links open inside the chat view (the chat page and ParleyKit decide with it).
+        router.on(.lifecycle.linkPolicy) { _, context in
+            JSONResponse(try await settings.linkPolicy(app: try context.requireAppOfCaller()))
+        }
+
         // What ParleyKit masks on the device before a text leaves it (the server masks again).
         router.on(.lifecycle.masking) { _, context in
             JSONResponse(try await masking.rules(app: try context.requireAppOfCaller()))

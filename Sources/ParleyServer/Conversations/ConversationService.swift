@@ -144,6 +144,20 @@ struct ConversationService: Sendable {
             text: masked, attachment: attachment, reopenRank: RoutingState.rank(at: now), at: now)))
     }
 
+    /// The assigned agent shows the visitor a web page: a `page_pushed` event, idempotent by its
+    /// client message id like a message. The title is masked like a message's text; the URL is not
+    /// (a masked URL would lead nowhere), so what it carries is the agent's choice.
+    func pushPage(_ id: ConversationID, _ request: PushPageRequest, by agent: AgentCaller) async throws -> ConversationCommit {
+        try request.check()
+        let title = try await masking.mask(request.title, app: agent.appID, field: "title")
+        if title != request.title {
+            try Validation.shortText(title, field: "title", maxLength: Limits.maxPageTitleLength, required: true)
+        }
+        let page = PagePush(clientMessageID: request.clientMessageID, url: request.url, title: title)
+        return try await committer.commit(.pushPage(.init(
+            conversationID: id, appID: agent.appID, agent: Caller.agent(agent).participant, page: page, at: clock.now())))
+    }
+
     /// Ends a conversation (a visitor's end while queued cancels it). Ending an ended one changes nothing.
     func end(_ id: ConversationID, by caller: Caller) async throws -> Conversation {
         let conversation = try await visible(id, to: caller)

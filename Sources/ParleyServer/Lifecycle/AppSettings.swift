@@ -2,13 +2,14 @@ import Foundation
 import ParleyCore
 import ParleyStore
 
-/// The typed settings an app keeps in the store as JSON documents: its appearance and each
-/// queue's business hours. One key per document; a missing one means "not set".
+/// The typed settings an app keeps in the store as JSON documents: its appearance, its link
+/// policy and each queue's business hours. One key per document; a missing one means "not set".
 struct AppSettings: Sendable {
     let store: any ParleyStore
     let clock: any WallClock
 
     static let appearanceKey = "appearance"
+    static let linkPolicyKey = "link_policy"
     static func hoursKey(_ queue: QueueID) -> String { "hours:\(queue.rawValue)" }
 
     /// The app's appearance (empty when never set).
@@ -21,6 +22,18 @@ struct AppSettings: Sendable {
     func setAppearance(_ appearance: Appearance, app: AppID) async throws {
         try appearance.check()
         try await write(appearance, Self.appearanceKey, app: app)
+    }
+
+    /// Where the app's chat links go (the defaults when never set).
+    func linkPolicy(app: AppID) async throws -> LinkPolicy {
+        try await read(LinkPolicy.self, Self.linkPolicyKey, app: app) ?? .defaults
+    }
+
+    /// Checks and stores the app's link policy.
+    /// - Throws: 400 with the field at fault.
+    func setLinkPolicy(_ policy: LinkPolicy, app: AppID) async throws {
+        try policy.check()
+        try await write(policy, Self.linkPolicyKey, app: app)
     }
 
     /// A queue's business hours; nil when it is always open.
