@@ -347,8 +347,9 @@ export class Chat {
     this.markRead();
   }
 
+  /** What the agent said after `seq`: messages and pushed pages (both count as unread). */
   agentMessagesAfter(seq) {
-    return this.events.filter((event) => event.type === "message" && event.author.role === "agent" && event.seq > seq);
+    return this.events.filter((event) => (event.type === "message" || event.type === "page_pushed") && event.author.role === "agent" && event.seq > seq);
   }
 
   updateUnread() {
@@ -588,6 +589,7 @@ export class Chat {
     switch (screen.name) {
       case "preChat":
         return renderForm(screen, { title: this.appearance.title || t("title"), lead: pick(this.appearance.welcome_message), submitLabel: t("start"),
+          prefill: this.customer,
           onSubmit: (answers) => this.run(this.machine.submitPreChat(answers)) });
       case "unavailable": {
         const reason = screen.reason === "closed"
@@ -595,7 +597,7 @@ export class Chat {
           : [screen.reason === "cancelled" ? t("unavailable_cancelled") : t("unavailable_no_agent")];
         const lead = reason.filter(Boolean).join(" ");
         if (!screen.formScreen) return h("div", { class: "notice-panel" }, h("h2", { text: lead }));
-        return renderForm(screen.formScreen, { title: lead, lead: t("unavailable_leave"), submitLabel: t("submit"),
+        return renderForm(screen.formScreen, { title: lead, lead: t("unavailable_leave"), submitLabel: t("submit"), prefill: this.customer,
           onSubmit: (answers) => this.run(this.machine.submitOfflineForm(answers)) });
       }
       case "offlineSubmitted":

@@ -9,10 +9,17 @@ let formCounter = 0;
  * A <form> for `screen` ({form, errors, isSubmitting, failure}). `onSubmit(answers)` gets the raw
  * answers; `extra` are more buttons (Skip).
  */
-export function renderForm(screen, { title, lead, submitLabel, onSubmit, extra = [] }) {
+export function renderForm(screen, { title, lead, submitLabel, onSubmit, extra = [], prefill = {} }) {
   const id = `f${(formCounter += 1)}`;
   const errors = new Map((screen.errors ?? []).map((error) => [error.key, error.code]));
   const fields = screen.form.fields.map((field, index) => renderField(field, `${id}-${index}`, errors.get(field.key), screen.isSubmitting));
+  // Customer data from the host fills what it names: the email field, and a field keyed "name".
+  if (!screen.errors && prefill) {
+    for (const field of fields) {
+      const value = field.kind === "email" ? prefill.email : field.key === "name" ? prefill.name : undefined;
+      if (value && field.write) field.write(value);
+    }
+  }
   const form = h("form", { class: "chat-form", novalidate: true, dataset: { kind: screen.form.kind }, "aria-labelledby": `${id}-title` },
     h("h2", { id: `${id}-title`, class: "form-title", text: title }),
     lead ? h("p", { class: "form-lead", text: lead }) : null,
@@ -95,7 +102,7 @@ function renderField(field, id, errorCode, disabled) {
       const type = field.kind === "email" ? "email" : field.kind === "phone" ? "tel" : "text";
       const autocomplete = field.kind === "email" ? "email" : field.kind === "phone" ? "tel" : null;
       const input = h("input", { ...common, type, autocomplete, inputmode: field.kind === "phone" ? "tel" : null });
-      return { key: field.key, element: wrap([h("label", { for: id }, labelText), input]), read: () => input.value };
+      return { key: field.key, kind: field.kind, element: wrap([h("label", { for: id }, labelText), input]), read: () => input.value, write: (value) => { input.value = value; } };
     }
   }
 }

@@ -171,6 +171,8 @@ function renderHeader(conversation, line) {
 
 /** Pushes a page (an http(s) address and a title) to the visitor: a `page_pushed` event in the log. */
 async function pushPage(id) {
+  // One id for this push, kept across a resend after a failure: the server stores it once.
+  const clientMessageID = crypto.randomUUID();
   const pushed = await openForm({
     title: "Push a page",
     submitLabel: "Push page",
@@ -178,7 +180,7 @@ async function pushPage(id) {
       { name: "url", label: "Address", type: "text", required: true, hint: "An http or https address the visitor opens from the chat.", maxlength: 2000 },
       { name: "title", label: "Title", type: "text", required: true, maxlength: 200 },
     ],
-    submit: (values) => api("POST", `/v1/conversations/${id}/pages`, { url: values.url.trim(), title: values.title.trim() }),
+    submit: (values) => api("POST", `/v1/conversations/${id}/pages`, { client_message_id: clientMessageID, url: values.url.trim(), title: values.title.trim() }),
   });
   if (pushed) toast("Page pushed.");
 }
