@@ -144,9 +144,6 @@ def pages(request, server, world):
 
     def new(label="visitor", size=MOBILE, channels=("ios",), customer=None):
         page = ChatPage(make_chat_driver(size, channels, customer), server.base, label)
-        # Until the server has the link policy route, the page reads a 404 as "no policy" (and says so
-        # in the console, as any failed request).
-        page.allow_console(r"/v1/link-policy - Failed to load resource: the server responded with a status of 404")
         opened.append(page)
         return page
 

@@ -36,6 +36,9 @@ export PARLEY_BIN_DIR="$(cd "$PARLEY_BIN_DIR" && pwd)"
 if [ -n "${PARLEY_CHAT_DIR:-}" ]; then
     export PARLEY_CHAT_DIR="$(cd "$PARLEY_CHAT_DIR" && pwd)"
 fi
+if [ -n "${PARLEY_DESK_DIR:-}" ]; then
+    export PARLEY_DESK_DIR="$(cd "$PARLEY_DESK_DIR" && pwd)"   # the desk (Push a page) from disk too
+fi
 export PYTHONDONTWRITEBYTECODE=1
 root="$(pwd)"
 rm -rf .build/chat-artifacts .build/chat-screenshots

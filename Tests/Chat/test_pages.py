@@ -4,6 +4,7 @@ in-page viewer, other links go to the host or are blocked with a word to the vis
 from selenium.webdriver.common.keys import Keys
 
 from harness.browser import Desk, make_driver
+from conftest import ARTIFACTS
 from test_chat import start_chat
 
 
@@ -20,6 +21,9 @@ def test_an_agent_pushes_a_page_from_the_desk(pages, world, agent, server):
         desk.wait_for_item("pushed a page: How returns work (https://help.example.com/returns)")
         problems = desk.console_problems()
         assert not problems, problems
+    except BaseException:
+        desk.save_artifacts(ARTIFACTS, "push-page")
+        raise
     finally:
         desk.quit()
 
