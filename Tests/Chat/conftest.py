@@ -173,4 +173,5 @@ def pages(request, server, world):
 def screenshot(page, name):
     """Saves the page as it is under .build/chat-screenshots/<name>-<width>x<height>.png (not committed)."""
     size = page.js("return [window.innerWidth, window.innerHeight]")
-    page.screenshot(SCREENSHOTS, f"{name}-{size[0]}x{size[1]}")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}-{size[0]}x{size[1]}.png"))

@@ -118,3 +118,38 @@ def test_files_both_ways(pages, world, agent, tmp_path):
     fetched = urllib.request.Request(download["url"], headers={"Authorization": download["authorization"]})
     with urllib.request.urlopen(fetched) as response:
         assert response.read() == pdf
+
+
+def test_keyboard_only(pages, world, agent):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    page, conversation = start_chat(pages, world, agent, size=(1440, 900))
+    keys = ActionChains(page.driver)
+
+    def tab_to(element_id, limit=15):
+        for _ in range(limit):
+            if page.js("return document.activeElement && document.activeElement.id") == element_id:
+                return
+            ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        raise AssertionError(f"Tab never reached #{element_id}")
+
+    page.js("document.activeElement && document.activeElement.blur()")
+    tab_to("composer-text")
+    # Focus is visible: the composer draws an outline.
+    assert page.js("return getComputedStyle(document.activeElement).outlineStyle") != "none"
+    keys.send_keys("first line").key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).send_keys("second line").send_keys(Keys.ENTER).perform()
+    page.wait_message("second line")
+    assert agent.wait_event(conversation, lambda e: e["type"] == "message" and e["author"]["role"] == "visitor")["text"] == "first line\nsecond line"
+
+    # Shift+Tab from the composer reaches the header's End chat.
+    for _ in range(15):
+        if page.js("return document.activeElement.id") == "end-chat":
+            break
+        ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert page.js("return document.activeElement.id") == "end-chat"
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    page.wait(lambda: page.js("return document.getElementById('end-dialog').open"), message="the end dialog")
+    tab_to("end-confirm")
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    page.wait_screen("ended")

@@ -39,7 +39,6 @@ export class Chat {
     this.typingTimer = null;
     this.isTyping = false;
     this.agentTypingTimer = null;
-    this.perPositionWait = null;
     this.imageURLs = new Map();
     this.realtime = new Realtime(() => this.token, {
       onReady: (frame) => this.onReady(frame),
@@ -231,15 +230,8 @@ export class Chat {
     } catch { /* private mode */ }
     this.bridge.send("chat_started", { conversation_id: conversation.id });
     if (conversation.state === "assigned") this.machine.conversationAssigned();
-    else this.noteQueuePosition(conversation.queue_position);
     this.run(this.machine.conversationQueued(conversation.queue_position));
     this.realtime.start();
-  }
-
-  /** The estimate per place in the queue, from the availability report and the first position seen. */
-  noteQueuePosition(position) {
-    const estimate = this.machine.availability?.estimated_wait_seconds;
-    if (this.perPositionWait === null && estimate && position) this.perPositionWait = estimate / position;
   }
 
   finishConversation() {
@@ -278,8 +270,7 @@ export class Chat {
         this.markRead();
         break;
       case "queue_position":
-        this.noteQueuePosition(frame.position);
-        this.run(this.machine.queueUpdated(frame.position, this.perPositionWait ? Math.round(this.perPositionWait * frame.position) : null));
+        this.run(this.machine.queueUpdated(frame.position, null));
         break;
       case "typing":
         if (frame.participant?.role === "agent") this.showAgentTyping(frame.is_typing, frame.participant.name);

@@ -27,6 +27,8 @@ export class ChatScreenMachine {
     this.forms = null;
     this.isFetching = false;
     this.isStarting = false;
+    // How long one place in the queue takes, from the last estimate: keeps an estimate as the position moves.
+    this.secondsPerPlace = null;
   }
 
   /** The screen opened: fetch what the first decision needs. */
@@ -81,14 +83,23 @@ export class ChatScreenMachine {
   conversationQueued(position) {
     if (!this.isAwaitingConversation()) return [];
     this.isStarting = false;
-    this.screen = { name: "queued", position: position ?? null, estimatedWaitSeconds: this.availability?.estimated_wait_seconds ?? null };
+    const estimate = this.availability?.estimated_wait_seconds ?? null;
+    // The availability estimate was made for the place a newcomer would take: keep it per place.
+    if (estimate !== null && position > 0) this.secondsPerPlace = estimate / position;
+    this.screen = { name: "queued", position: position ?? null, estimatedWaitSeconds: estimate };
     return [];
   }
 
-  /** The queue position or estimate changed. */
-  queueUpdated(position, estimatedWaitSeconds) {
+  /**
+   * The queue position changed, or the estimate (null: the server sent none, so the estimate moves
+   * with the position, at the seconds per place known so far).
+   */
+  queueUpdated(position, estimatedWaitSeconds = null) {
     if (this.screen.name !== "queued") return [];
-    this.screen = { name: "queued", position: position ?? null, estimatedWaitSeconds: estimatedWaitSeconds ?? null };
+    const place = position ?? this.screen.position;
+    if (estimatedWaitSeconds !== null && place > 0) this.secondsPerPlace = estimatedWaitSeconds / place;
+    const moved = place > 0 && this.secondsPerPlace !== null ? Math.ceil(this.secondsPerPlace * place) : null;
+    this.screen = { name: "queued", position: place ?? null, estimatedWaitSeconds: estimatedWaitSeconds ?? moved ?? this.screen.estimatedWaitSeconds };
     return [];
   }
 
