@@ -640,7 +640,7 @@ export class Chat {
     const list = byId("transcript");
     const items = [];
     const welcome = pick(this.appearance.welcome_message);
-    if (welcome) items.push(h("li", { class: "message theirs welcome", dataset: { key: "welcome" } }, h("div", { class: "bubble" }, h("p", { class: "text", text: welcome }))));
+    if (welcome) items.push(h("li", { class: "message theirs welcome", dataset: { key: "welcome" } }, h("div", { class: "bubble" }, h("p", { class: "text", dir: "auto", text: welcome }))));
     const actions = {
       onLink: (url) => this.openLink(url),
       onRetry: (message) => this.retry(message),

@@ -38,7 +38,8 @@ export function messageItem(message, actions) {
   const isVisitor = message.role === "visitor";
   const body = h("div", { class: "bubble" });
   if (message.attachment) body.append(attachmentView(message, actions));
-  if (message.text) body.append(h("p", { class: "text" }, richText(message.text, actions.onLink)));
+  // Each text sets its own direction from its first strong character (an Arabic message in an English page).
+  if (message.text) body.append(h("p", { class: "text", dir: "auto" }, richText(message.text, actions.onLink)));
   const status = isVisitor ? statusLine(message, actions) : null;
   return h("li", { class: `message ${isVisitor ? "mine" : "theirs"}`, dataset: { key: message.key, role: message.role, state: message.state ?? "sent" } },
     h("span", { class: "visually-hidden", text: `${message.name}: ` }),
