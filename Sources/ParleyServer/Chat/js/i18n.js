@@ -4,6 +4,7 @@
 const STRINGS = {
   en: {
     title: "Chat with us",
+    messages: "Messages",
     loading: "Loading…",
     close: "Close chat",
     start: "Start chat",
@@ -84,6 +85,7 @@ const STRINGS = {
   },
   de: {
     title: "Chatten Sie mit uns",
+    messages: "Nachrichten",
     loading: "Wird geladen…",
     close: "Chat schließen",
     start: "Chat starten",

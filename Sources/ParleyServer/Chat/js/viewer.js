@@ -2,7 +2,6 @@
 // over the chat with the page's host as its title, a Close button, and the page in a sandboxed
 // iframe (scripts and forms of that site run, but it gets no access to the chat's origin).
 import { byId, h, replaceChildren } from "./dom.js";
-import { t } from "./i18n.js";
 
 let returnFocus = null;
 
@@ -31,7 +30,6 @@ export function closeViewer() {
 }
 
 export function installViewer() {
-  byId("viewer-close").setAttribute("aria-label", t("viewer_close"));
   byId("viewer-close").addEventListener("click", closeViewer);
   byId("viewer").addEventListener("keydown", (event) => {
     if (event.key === "Escape") closeViewer();
