@@ -192,3 +192,42 @@ def test_right_to_left_and_dark(pages, world, agent, direction):
     assert rect[0] < rect[2] - rect[1], "the visitor's bubble is on the left in right-to-left"
     assert page.js("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)"
     check(page, "chatting-rtl-dark")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_chatting_with_everything_then_ended(pages, world, agent, size):
+    """The chat view with every kind of item (notices, messages both ways, a link, a pushed page, a
+    file card, a failed message with Retry), then the ended screen: screenshots and axe at both sizes."""
+    import urllib.request
+    page = pages.new(size=size)
+    page.open(world.app_id, world.support)
+    page.wait_screen("chatting")
+    page.wait_subscribed()
+    conversation = page.conversation_id()
+    page.type_and_send("Hi! My parcel 📦 has not arrived.")
+    agent.say(conversation, "Sorry to hear that. Track it at https://track.example/42")
+    agent.api.post(f"/v1/conversations/{conversation}/pages",
+                   {"client_message_id": str(uuid.uuid4()), "url": "https://help.example.com/returns", "title": "How returns work"})
+    request = urllib.request.Request(f"{world.base}/v1/conversations/{conversation}/attachments?name=label.pdf&client_message_id={uuid.uuid4()}",
+                                     data=b"%PDF-1.4\n%%EOF\n", method="POST", headers={"Authorization": f"Bearer {agent.token}", "Content-Type": "application/pdf"})
+    urllib.request.urlopen(request).close()
+    page.visible("#transcript .page-card")
+    page.wait(lambda: any("label.pdf" in m.text for m in page.messages("agent")), message="the file card")
+    page.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/messages"]})
+    page.type_and_send("This one will not go")
+    page.wait(lambda: page.wait_message("will not go").get_attribute("data-state") == "failed", message="a failed message")
+    page.allow_console(r"/messages - Failed to load resource: net::ERR_BLOCKED_BY_CLIENT")
+    check(page, "chatting-everything")
+    page.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    # Retry by hand (the page also retries by itself, so the button may be gone already).
+    def sent_or_retried():
+        item = page.wait_message("will not go")
+        if item.get_attribute("data-state") in ("sent", "read"):
+            return True
+        for button in item.find_elements(By.CSS_SELECTOR, ".retry"):
+            button.click()
+        return False
+    page.wait(sent_or_retried, message="sent after the network came back")
+    agent.api.post(f"/v1/conversations/{conversation}/end")
+    page.wait_screen("ended")
+    check(page, "ended")
