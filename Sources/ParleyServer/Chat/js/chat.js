@@ -1,16 +1,15 @@
 // The chat: the screen machine's effects run against the server, the realtime frames turned into
-// transcript items, the outbox delivered. main.js builds it; views are in this file's render
-// functions, forms.js and transcript.js.
-import { api, ApiError, authorization, setToken } from "./api.js";
-import { byId, h, replaceChildren } from "./dom.js";
-import { renderForm } from "./forms.js";
-import { locale, pick, t } from "./i18n.js";
-import { decide, DEFAULT_POLICY } from "./links.js";
+// events, the outbox delivered, read receipts and the unread count. main.js builds it; what it shows
+// is views.js's, what links, files and transcripts do is chat-actions.js's.
+import { api, ApiError, setToken } from "./api.js";
+import { byId } from "./dom.js";
+import { locale, t } from "./i18n.js";
+import { DEFAULT_POLICY } from "./links.js";
 import { Outbox } from "./outbox.js";
 import { backoffDelay, Realtime } from "./realtime.js";
 import { ChatScreenMachine } from "./screen-machine.js";
-import { messageItem, noticeItem, pageCard } from "./transcript.js";
-import { openViewer } from "./viewer.js";
+import { download, loadImage, openLink, printTranscript, saveTranscript } from "./chat-actions.js";
+import { renderScreen, renderTranscript } from "./views.js";
 
 const TYPING_IDLE_MS = 2500;
 
@@ -464,65 +463,26 @@ export class Chat {
     this.realtime.send({ type: "typing", conversation_id: this.conversationID, is_typing: false });
   }
 
-  // MARK: - Links, files, transcripts
+  // MARK: - Links, files, transcripts (chat-actions.js)
 
   openLink(url) {
-    const decision = decide(url, this.policy);
-    if (decision === "inside") {
-      openViewer(url);
-    } else if (decision === "outside") {
-      if (this.bridge.hasHost) this.bridge.send("open_url", { url });
-      else window.open(url, "_blank", "noopener,noreferrer");
-    } else if (decision === "block") {
-      this.toast(t("link_blocked", { host: new URL(url).host }));
-    }
+    openLink(this, url);
   }
 
-  attachmentURL(file) {
-    return `/v1/conversations/${this.conversationID ?? file.conversation_id}/attachments/${file.id}`;
+  loadImage(file) {
+    return loadImage(this, file);
   }
 
-  async loadImage(file) {
-    if (this.imageURLs.has(file.id)) return this.imageURLs.get(file.id);
-    try {
-      const response = await api("GET", this.attachmentURL(file), null, { raw: true });
-      const url = URL.createObjectURL(await response.blob());
-      this.imageURLs.set(file.id, url);
-      return url;
-    } catch {
-      return null;
-    }
+  download(file) {
+    return download(this, file);
   }
 
-  async download(file) {
-    const url = new URL(this.attachmentURL(file), location.href).href;
-    if (this.bridge.hasHost) {
-      this.bridge.send("download_attachment", {
-        conversation_id: this.conversationID, attachment_id: file.id, file_name: file.name, content_type: file.content_type,
-        size: file.size, url, authorization: authorization(),
-      });
-      return;
-    }
-    const response = await api("GET", this.attachmentURL(file), null, { raw: true });
-    saveBlob(await response.blob(), file.name);
+  saveTranscript(conversationID) {
+    return saveTranscript(this, conversationID);
   }
 
-  async transcriptHTML(conversationID) {
-    const response = await api("GET", `/v1/conversations/${conversationID}/transcript?format=html&lang=${encodeURIComponent(locale())}`, null, { raw: true });
-    return response.text();
-  }
-
-  async saveTranscript(conversationID) {
-    const html = await this.transcriptHTML(conversationID);
-    const fileName = `transcript-${conversationID}.html`;
-    if (this.bridge.hasHost) this.bridge.send("save_transcript", { conversation_id: conversationID, file_name: fileName, html });
-    else saveBlob(new Blob([html], { type: "text/html" }), fileName);
-  }
-
-  async printTranscript(conversationID) {
-    const html = await this.transcriptHTML(conversationID);
-    if (this.bridge.hasHost) this.bridge.send("print_transcript", { conversation_id: conversationID, html });
-    else window.print();
+  printTranscript(conversationID) {
+    return printTranscript(this, conversationID);
   }
 
   toast(text) {
@@ -541,160 +501,14 @@ export class Chat {
     else if (name === "chatting") this.run(this.machine.endChat());
   }
 
-  // MARK: - Rendering
+  // MARK: - Rendering (views.js)
 
   render() {
-    const screen = this.machine.screen;
-    document.body.dataset.screen = screen.name;
-    const conversation = byId("conversation");
-    const panel = byId("panel");
-    const hasTranscript = ["queued", "chatting"].includes(screen.name) || (["postChat", "ended"].includes(screen.name) && this.events.length > 0);
-    conversation.hidden = !hasTranscript;
-    byId("composer").hidden = !["queued", "chatting"].includes(screen.name);
-    byId("end-chat").hidden = screen.name !== "chatting";
-    byId("loading").hidden = screen.name !== "loading";
-    this.renderQueue(screen);
-    replaceChildren(panel, this.panelFor(screen));
-    panel.hidden = panel.childElementCount === 0;
-    this.renderTranscript();
-  }
-
-  renderQueue(screen) {
-    const status = byId("queue-status");
-    status.hidden = screen.name !== "queued";
-    if (screen.name !== "queued") return;
-    const lines = [];
-    lines.push(screen.position ? t("queued_position", { position: screen.position }) : t("queued_unknown"));
-    if (screen.estimatedWaitSeconds) {
-      const minutes = Math.round(screen.estimatedWaitSeconds / 60);
-      lines.push(t("queued_wait", { wait: minutes < 1 ? t("under_a_minute") : t("minutes", { n: minutes }) }));
-    }
-    replaceChildren(status,
-      h("h2", { class: "queue-title", text: t("queued_title") }),
-      h("p", { id: "queue-position", dataset: { position: screen.position ?? "" }, text: lines[0] }),
-      lines[1] ? h("p", { id: "queue-wait", dataset: { seconds: screen.estimatedWaitSeconds }, text: lines[1] }) : null,
-      h("button", { class: "button", type: "button", id: "cancel-wait", text: t("cancel_wait"), onclick: () => this.run(this.machine.cancel()) }));
-  }
-
-  panelFor(screen) {
-    switch (screen.name) {
-      case "preChat":
-        return renderForm(screen, { title: this.appearance.title || t("title"), lead: pick(this.appearance.welcome_message), submitLabel: t("start"),
-          prefill: this.customer,
-          onSubmit: (answers) => this.run(this.machine.submitPreChat(answers)) });
-      case "unavailable": {
-        const reason = screen.reason === "closed"
-          ? [t("unavailable_closed"), screen.nextOpening ? t("unavailable_next", { when: new Date(screen.nextOpening).toLocaleString(locale()) }) : null]
-          : [screen.reason === "cancelled" ? t("unavailable_cancelled") : t("unavailable_no_agent")];
-        const lead = reason.filter(Boolean).join(" ");
-        if (!screen.formScreen) return h("div", { class: "notice-panel" }, h("h2", { text: lead }));
-        return renderForm(screen.formScreen, { title: lead, lead: t("unavailable_leave"), submitLabel: t("submit"), prefill: this.customer,
-          onSubmit: (answers) => this.run(this.machine.submitOfflineForm(answers)) });
-      }
-      case "offlineSubmitted":
-        return h("div", { class: "notice-panel" }, h("h2", { text: t("offline_sent") }));
-      case "postChat":
-        return renderForm(screen, { title: t("postchat_title"), submitLabel: t("submit"),
-          onSubmit: (answers) => this.run(this.machine.submitPostChat(answers)),
-          extra: [h("button", { class: "button", type: "button", text: t("skip"), onclick: () => this.run(this.machine.skipPostChat()) })] });
-      case "ended":
-        return this.endedPanel();
-      case "error": {
-        const error = screen.error;
-        return h("div", { class: "notice-panel", role: "alert" },
-          h("h2", { text: t("error_title") }),
-          h("p", { text: error.isFatal ? t("error_app") : t("error_network") }),
-          error.isFatal ? null : h("button", { class: "button primary", type: "button", id: "retry", text: t("error_retry"), onclick: () => this.run(this.machine.retry()) }));
-      }
-      default:
-        return null;
-    }
-  }
-
-  endedPanel() {
-    const conversationID = this.endedConversation ?? this.events[0]?.conversation_id;
-    const status = h("p", { class: "email-status", role: "status" });
-    const email = h("input", { id: "transcript-email", type: "email", autocomplete: "email", value: this.customer.email ?? "" });
-    const form = h("form", { class: "email-form", novalidate: true },
-      h("label", { for: "transcript-email", text: t("email_label") }),
-      h("div", { class: "row" }, email, h("button", { class: "button", type: "submit", text: t("transcript_email") })), status);
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      try {
-        await api("POST", `/v1/conversations/${conversationID}/transcript/email`, { email: email.value.trim(), language: locale() });
-        status.textContent = t("email_sent", { email: email.value.trim() });
-      } catch (error) {
-        status.textContent = error.code === "mail_not_configured" ? t("email_unavailable") : t(`errors.${error.code === "bad_request" ? "invalid_email" : "wrong_type"}`);
-      }
-    });
-    return h("div", { class: "notice-panel ended" },
-      h("h2", { text: t("ended_title") }),
-      conversationID ? h("div", { class: "transcript-actions" },
-        h("button", { class: "button", type: "button", id: "save-transcript", text: t("transcript_save"), onclick: () => this.saveTranscript(conversationID) }),
-        h("button", { class: "button", type: "button", id: "print-transcript", text: t("transcript_print"), onclick: () => this.printTranscript(conversationID) }),
-        form) : null,
-      h("button", { class: "button primary", type: "button", id: "new-chat", text: t("new_chat"), onclick: () => location.reload() }));
+    renderScreen(this);
   }
 
   renderTranscript() {
-    const list = byId("transcript");
-    const items = [];
-    const welcome = pick(this.appearance.welcome_message);
-    if (welcome) items.push(h("li", { class: "message theirs welcome", dataset: { key: "welcome" } }, h("div", { class: "bubble" }, h("p", { class: "text", dir: "auto", text: welcome }))));
-    const actions = {
-      onLink: (url) => this.openLink(url),
-      onRetry: (message) => this.retry(message),
-      onDownload: (file) => this.download(file).catch(() => this.toast(t("file_failed"))),
-      loadImage: (file) => this.loadImage(file),
-      cachedImage: (file) => this.imageURLs.get(file.id),
-    };
-    const you = this.appearance.visitor_display_name || t("you");
-    let lastAgent = this.agentName;
-    for (const event of this.events) {
-      const key = `s:${event.seq}`;
-      switch (event.type) {
-        case "message": {
-          const isVisitor = event.author.role === "visitor";
-          const state = isVisitor ? (this.agentReadSeq >= event.seq ? "read" : "sent") : "sent";
-          items.push(messageItem({ key: `m:${event.client_message_id}`, role: isVisitor ? "visitor" : "agent", name: isVisitor ? you : event.author.name || t("an_agent"),
-            text: event.text, created_at: event.created_at, attachment: event.attachment, state, seq: event.seq }, actions));
-          break;
-        }
-        case "participant_joined":
-          lastAgent = event.participant?.name ?? lastAgent;
-          items.push(noticeItem(key, t("agent_joined", { name: event.participant?.name || t("an_agent") })));
-          break;
-        case "participant_left":
-          items.push(noticeItem(key, t("agent_left", { name: event.participant?.name || lastAgent || t("an_agent") })));
-          break;
-        case "state_changed":
-          if (event.to === "ended") {
-            this.endedConversation = event.conversation_id;
-            items.push(noticeItem(key, t("chat_ended")));
-          } else if (event.to === "queued" && event.reason !== "opened") items.push(noticeItem(key, t("requeued")));
-          break;
-        case "page_pushed":
-          items.push(pageCard(event, (url) => this.openLink(url)));
-          break;
-        default:
-          break;
-      }
-    }
-    for (const message of this.pending.values()) {
-      items.push(messageItem({ key: `m:${message.client_message_id}`, role: "visitor", name: you, text: message.text, attachment: message.attachment,
-        created_at: new Date(message.created_at).toISOString(), state: message.state, error: message.error, client_message_id: message.client_message_id,
-        conversation_id: message.conversation_id, created_at_ms: message.created_at, file: message.file }, actions));
-    }
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    // Patch by key so focus (a Retry button) and images survive updates.
-    const existing = new Map([...list.children].map((child) => [child.dataset.key, child]));
-    const next = items.map((item) => {
-      const old = existing.get(item.dataset.key);
-      if (old && old.isEqualNode(item)) return old;
-      return item;
-    });
-    list.replaceChildren(...next);
-    if (atBottom) list.scrollTop = list.scrollHeight;
+    renderTranscript(this);
   }
 }
 
@@ -710,13 +524,4 @@ function jwtSubject(token) {
   } catch {
     return undefined;
   }
-}
-
-function saveBlob(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const link = h("a", { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
