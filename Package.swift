@@ -5,6 +5,7 @@
 //   server:  ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite, ParleyStorePostgres
 //                                 ^
 //                            ParleyServer  <-  parleyd
+//   shared:  ParleyCrypto (push encryption) <- ParleyKit, ParleyServer
 // An app that embeds ParleyKit links neither SwiftNIO nor anything of the server.
 import PackageDescription
 
@@ -15,11 +16,12 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Parley",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
         .library(name: "ParleyKitNIO", targets: ["ParleyKitNIO"]),
+        .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
         .library(name: "ParleyStore", targets: ["ParleyStore"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
@@ -53,12 +55,19 @@ let package = Package(
         // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
         .target(name: "ParleyCore", swiftSettings: strict),
 
+        // The cryptography the SDK and the server share: the push content coding (RFC 8188/8291).
+        .target(
+            name: "ParleyCrypto",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // MARK: - Client
         // The SDK core: client, conversations, outbox, reconnect, state. Linux and Apple; no SwiftNIO.
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyCore",
+                "ParleyCore", "ParleyCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 for key pins and AES-GCM for the encrypted files; CryptoKit on Apple platforms.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -118,7 +127,7 @@ let package = Package(
         .target(
             name: "ParleyServer",
             dependencies: [
-                "ParleyCore", "ParleyStore",
+                "ParleyCore", "ParleyStore", "ParleyCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -225,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyTestSupport",
+                "ParleyCore", "ParleyCrypto", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,8 +1,8 @@
+import ParleyCore
 import Foundation
 import NIOCore
 import NIOSSL
 import ParleyKit
-import Synchronization
 import SwiftASN1
 import X509
 
@@ -61,7 +61,7 @@ struct ClientTLS: Sendable {
 /// Why a TLS handshake was refused by our own checks, for the error message: NIOSSL reports only
 /// that the handshake failed.
 final class TLSVerdict: Sendable {
-    private let reason = Mutex<String?>(nil)
+    private let reason = Locked<String?>(nil)
 
     func refuse(_ why: String) { reason.withLock { $0 = why } }
     var refusal: String? { reason.withLock { $0 } }

@@ -1,9 +1,9 @@
+import ParleyCore
 import Foundation
 import Logging
 import NIOCore
 import NIOWebSocket
 import ParleyKit
-import Synchronization
 @_spi(WSInternal) import WSCore
 
 /// One WebSocket opened by ``NIOWebSocketTransport``.
@@ -49,7 +49,7 @@ final class NIOWebSocketChannel: RealtimeChannel, Sendable {
     private let incomingContinuation: AsyncThrowingStream<String, any Error>.Continuation
     private let upgradeStream: AsyncStream<Result<Void, any Error>>
     private let upgradeContinuation: AsyncStream<Result<Void, any Error>>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let closeTimeout: Duration
     /// Where the TLS checks leave their refusal (a key that is not pinned…), for the error.
     let verdict = TLSVerdict()

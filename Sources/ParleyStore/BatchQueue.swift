@@ -1,5 +1,5 @@
+import ParleyCore
 import CoreMetrics
-import Synchronization
 
 /// Gathers units of work handed in concurrently and runs them in batches, at most `concurrency`
 /// batches at a time: the queue behind both stores' group commits.
@@ -43,7 +43,7 @@ public final class BatchQueue<Unit: Sendable, Output: Sendable>: Sendable {
     private let concurrency: Int
     private let metrics: Metrics?
     private let runner: Runner
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - maxBatch: the most units one batch takes.

@@ -1,6 +1,6 @@
+import ParleyCore
 import CoreMetrics
 import Logging
-import Synchronization
 
 /// Sends this node's notices to the other nodes after their commits, many to a NOTIFY.
 ///
@@ -22,7 +22,7 @@ final class NoticeBatcher: Sendable {
         var sentLines = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let send: @Sendable (String) async throws -> Void
     private let logger: Logger
     private let linesSent: Counter?

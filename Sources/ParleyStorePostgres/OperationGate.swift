@@ -1,5 +1,5 @@
+import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// Counts a store's operations in flight. Closing refuses new operations and waits for the running
 /// ones to finish, so an operation that was started either commits or fails; none is cut in half.
@@ -10,7 +10,7 @@ final class OperationGate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Counts one operation in. Throws once the gate is closed.
     func enter() throws(StoreError) {

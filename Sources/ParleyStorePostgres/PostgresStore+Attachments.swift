@@ -2,7 +2,6 @@ import Foundation
 import ParleyCore
 import ParleyStore
 import PostgresNIO
-import Synchronization
 
 extension PostgresStore {
     public func attachment(_ id: AttachmentID, conversation: ConversationID, app: AppID) async throws -> AttachmentRecord? {
@@ -82,7 +81,7 @@ struct PostgresBlobStore: BlobStore {
         let store = store
         return BlobChunks {
             let size = Int64(Self.chunkSize)
-            let next = Mutex<Int32>(range.isEmpty ? 1 : Int32(range.lowerBound / size))
+            let next = Locked<Int32>(range.isEmpty ? 1 : Int32(range.lowerBound / size))
             let last: Int32 = range.isEmpty ? 0 : Int32((range.upperBound - 1) / size)
             // One chunk per query, only when asked for: a 50 MB file never sits in memory whole.
             return {

@@ -1,7 +1,7 @@
+import ParleyCore
 import Foundation
 import ParleyStore
 import PostgresNIO
-import Synchronization
 
 extension PostgresStore: NodeNoticeSource {
     /// Listens on a connection of its own (outside the pool) and turns the other nodes' notices into

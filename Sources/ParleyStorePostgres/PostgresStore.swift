@@ -4,7 +4,6 @@ import Logging
 import ParleyCore
 import ParleyStore
 import PostgresNIO
-import Synchronization
 
 /// The store for several parleyd nodes: one shared PostgreSQL database (postgres-nio, pooled).
 ///
@@ -74,7 +73,7 @@ public final class PostgresStore: ParleyStore {
     /// How to open a connection outside the pool (the notice listener's).
     let connectionConfiguration: PostgresConnection.Configuration
     /// The listeners of ``nodeNotices()`` streams, cancelled by ``close()``.
-    let listeners = Mutex<[UInt64: Task<Void, Never>]>([:])
+    let listeners = Locked<[UInt64: Task<Void, Never>]>([:])
     /// Counts operations in flight, so ``close()`` lets them finish and refuses new ones.
     let gate = OperationGate()
     /// This node's notices to the others, sent after their commits, batched.

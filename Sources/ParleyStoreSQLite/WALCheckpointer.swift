@@ -1,6 +1,6 @@
+import ParleyCore
 import Foundation
 import GRDB
-import Synchronization
 
 /// Copies the write-ahead log into the database file in the background, on a connection of its
 /// own, so no commit waits for it.
@@ -14,9 +14,9 @@ import Synchronization
 final class WALCheckpointer: Sendable {
     private let connection: DatabaseQueue
     private let interval: Duration
-    private let pending = Atomic<Bool>(false)
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let counts = Mutex((runs: 0, frames: 0))
+    private let pending = Locked(false)
+    private let task = Locked<Task<Void, Never>?>(nil)
+    private let counts = Locked((runs: 0, frames: 0))
 
     init(path: String, interval: Duration) throws {
         var configuration = GRDB.Configuration()
@@ -39,7 +39,7 @@ final class WALCheckpointer: Sendable {
                 idleRounds += 1
                 if idleRounds >= 40 {
                     idleRounds = 0
-                    self?.pending.store(true, ordering: .relaxed)
+                    self?.pending.withLock { $0 = true }
                 }
                 await self?.runIfCommitted()
             }
@@ -48,11 +48,11 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Tells the checkpointer that a transaction committed (called once per group transaction).
-    func noteCommit() { pending.store(true, ordering: .relaxed) }
+    func noteCommit() { pending.withLock { $0 = true } }
 
     /// Checkpoints now when anything committed since the last run.
     func runIfCommitted() async {
-        guard pending.exchange(false, ordering: .relaxed) else { return }
+        guard pending.withLock({ value in defer { value = false }; return value }) else { return }
         await run()
     }
 

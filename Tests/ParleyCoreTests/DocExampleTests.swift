@@ -84,6 +84,7 @@ struct DocExampleTests {
             entry(FormSubmission.self), entry(FormSubmissionList.self), entry(SubmitFormRequest.self), entry(Rating.self),
             entry(RatingRequest.self), entry(RatingSummary.self), entry(EmailTranscriptRequest.self), entry(TranscriptEmail.self),
             entry(TranscriptEmailList.self), entry(IdentitySettings.self), entry(AttachmentPolicy.self), entry(MaskingRules.self),
+            entry(LinkPolicy.self), entry(PushPageRequest.self),
         ]
     }()
 

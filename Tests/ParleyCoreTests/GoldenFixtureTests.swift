@@ -67,6 +67,7 @@ enum Fixtures {
         .init(name: "server-event-participant_joined", value: .server(.event(Sample.joinedEvent))),
         .init(name: "server-event-participant_left", value: .server(.event(Sample.leftEvent))),
         .init(name: "server-event-read", value: .server(.event(Sample.readEvent))),
+        .init(name: "server-event-page_pushed", value: .server(.event(Sample.pagePushedEvent))),
         .init(name: "server-ack", value: .server(.ack(.init(ref: "1", duplicate: false, event: Sample.messageEvent)))),
         .init(name: "server-subscribed", value: .server(.subscribed(.init(
             conversationID: Sample.conversationID, lastSeq: 14, epoch: Sample.epoch)))),
@@ -146,7 +147,7 @@ struct GoldenFixtureTests {
             "server/ready", "server/ack", "server/subscribed", "server/reset", "server/typing", "server/queue_position",
             "server/conversation", "server/error", "server/pong", "server/note",
             "server/event/message", "server/event/state_changed", "server/event/participant_joined",
-            "server/event/participant_left", "server/event/read",
+            "server/event/participant_left", "server/event/read", "server/event/page_pushed",
             "error-body",
         ]
         #expect(covered == expected)

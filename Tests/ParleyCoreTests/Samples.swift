@@ -60,6 +60,9 @@ enum Sample {
     static let readEvent = ConversationEvent(
         conversationID: conversationID, seq: 5, createdAt: readTime, author: agent,
         body: .read(ReadMarker(readSeq: 4)))
+    static let pagePushedEvent = ConversationEvent(
+        conversationID: conversationID, seq: 5, createdAt: Date(timeIntervalSince1970: 1_795_290_080.5), author: agent,
+        body: .pagePushed(PagePush(clientMessageID: "page-6f2e", url: "https://help.example.com/returns?from=chat", title: "How returns work")))
     static let endedEvent = ConversationEvent(
         conversationID: conversationID, seq: 6, createdAt: endTime, author: agent,
         body: .stateChanged(StateChange(from: .assigned, to: .ended, reason: .endedByAgent)))

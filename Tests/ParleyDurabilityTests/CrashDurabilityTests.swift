@@ -1,7 +1,6 @@
 import Foundation
 import ParleyTestSupport
 import ParleyCore
-import Synchronization
 import Testing
 
 /// Crash durability, end to end: parleyd as a child process, killed with SIGKILL while several
@@ -344,7 +343,7 @@ final class Coordinator: Sendable {
         var aborted = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func beginSend() { state.withLock { $0.inFlight += 1 } }
     func endSend() { state.withLock { $0.inFlight -= 1 } }

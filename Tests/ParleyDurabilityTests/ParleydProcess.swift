@@ -1,6 +1,6 @@
+import ParleyCore
 import Foundation
 import ParleyTestSupport
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +38,7 @@ final class ParleydSupervisor: Sendable {
     let logDirectory: URL
     /// Added to `serve`'s arguments (a `--database` URL, node timings…).
     let extraArguments: [String]
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let http: DurabilityHTTP
 
     init(executable: URL, dataDirectory: URL, logDirectory: URL, http: DurabilityHTTP, extraArguments: [String] = []) {

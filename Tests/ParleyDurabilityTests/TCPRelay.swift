@@ -1,18 +1,18 @@
+import ParleyCore
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A load balancer's stand-in: accepts TCP connections on a local port and relays each, byte for
 /// byte, to the port set in `target` when it was accepted. Changing `target` moves new connections
 /// only; when either side of a relayed connection closes, so does the other.
 final class TCPRelay: Sendable {
-    private let targetPort: Mutex<Int>
+    private let targetPort: Locked<Int>
     private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
-    private let runner = Mutex<Task<Void, Never>?>(nil)
+    private let runner = Locked<Task<Void, Never>?>(nil)
     let port: Int
 
     private init(target: Int, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int) {
-        targetPort = Mutex(target)
+        targetPort = Locked(target)
         self.server = server
         self.port = port
     }

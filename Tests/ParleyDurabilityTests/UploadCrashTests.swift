@@ -3,7 +3,6 @@ import ParleyCore
 import ParleyKit
 import ParleyKitNIO
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// parleyd SIGKILLed while a file is being uploaded: nothing of it is visible, and ParleyKit's

@@ -4,7 +4,6 @@ import Logging
 import ParleyCore
 @testable import ParleyKit
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// `FileStorage` at rest: sealed files, their key, and what happens when they are altered, moved,
@@ -404,7 +403,7 @@ struct EncryptedStorageTests {
 final class CollectedLogs: LogHandler, @unchecked Sendable {
     // @unchecked: the one mutable state is under the mutex; `metadata` and `logLevel` are set once
     // when the logger is made (LogHandler requires them settable).
-    private let warnings = Mutex<[String]>([])
+    private let warnings = Locked<[String]>([])
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 

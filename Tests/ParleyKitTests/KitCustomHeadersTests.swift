@@ -3,7 +3,6 @@ import Hummingbird
 import ParleyCore
 import ParleyKit
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// An app's own headers go with every HTTP request and the socket's upgrade, and never replace the
@@ -22,7 +21,7 @@ struct KitCustomHeadersTests {
     }
 
     @Test func customHeaders_goWithHTTPAndTheSocket_andTheTokenStaysTheClients() async throws {
-        let seen = Mutex<[String: String]>([:])
+        let seen = Locked<[String: String]>([:])
         let gateway = try await LocalHTTPServer.start { router in
             router.post("v1/visitor/session") { request, _ -> Response in
                 seen.withLock { headers in

@@ -3,7 +3,6 @@ import ParleyCore
 import ParleyKit
 import ParleyKitNIO
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// A storage that forwards to another and records the changes the client asks for.
@@ -23,7 +22,7 @@ final class RecordingStorage: ParleyStorage {
     }
 
     let base: any ParleyStorage
-    private let recorded = Mutex<[Call]>([])
+    private let recorded = Locked<[Call]>([])
 
     init(_ base: any ParleyStorage) {
         self.base = base

@@ -3,7 +3,6 @@ import ParleyCore
 import ParleyKit
 import ParleyKitNIO
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// A restart reads the conversation list and each conversation's last seq, not the events; a
@@ -183,10 +182,10 @@ struct KitLazyHistoryTests {
 /// A storage written for the earlier protocol: only its original requirements, so the lazy ones
 /// are ParleyKit's defaults built on `loadHistory()`.
 final class LegacyStorage: ParleyStorage {
-    private let state: Mutex<(history: StoredHistory, loads: Int)>
+    private let state: Locked<(history: StoredHistory, loads: Int)>
 
     init(history: StoredHistory) {
-        state = Mutex((history, 0))
+        state = Locked((history, 0))
     }
 
     var history: StoredHistory { state.withLock { $0.history } }

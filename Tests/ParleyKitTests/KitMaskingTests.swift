@@ -6,7 +6,6 @@ import ParleyCore
 import ParleyKit
 import ParleyKitNIO
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// Masking on the device: the shared table through `send` (what the outbox stores and the message
@@ -136,7 +135,7 @@ struct KitMaskingTests {
 
 /// Every byte a client sent, HTTP bodies and URLs and WebSocket frames alike.
 final class WireRecorder: Sendable {
-    private let sent = Mutex(Data())
+    private let sent = Locked(Data())
     var bytes: Data { sent.withLock { $0 } }
     func record(_ data: Data) { sent.withLock { $0.append(data) } }
 }

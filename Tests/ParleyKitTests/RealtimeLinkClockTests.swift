@@ -3,7 +3,6 @@ import Logging
 import ParleyCore
 @testable import ParleyKit
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// The link waits its reconnect delays on the configured clock: with a manual one, a test sees each
@@ -11,7 +10,7 @@ import Testing
 struct RealtimeLinkClockTests {
     /// A transport whose every connect is refused, counting the attempts.
     final class RefusingTransport: RealtimeTransport {
-        let attempts = Mutex(0)
+        let attempts = Locked(0)
         func connect(to url: URL, headers: [String: String]) async throws -> any RealtimeChannel {
             attempts.withLock { $0 += 1 }
             throw ParleyError.network("connection refused")

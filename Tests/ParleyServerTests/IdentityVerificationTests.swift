@@ -4,7 +4,6 @@ import JWTKit
 import ParleyCore
 @testable import ParleyServer
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// The three ways an app proves who its user is, each against a real HTTP server where one is
@@ -34,7 +33,7 @@ struct IdentityVerificationTests {
     /// The app's auth service: answers by the security key, counts its calls; `slow` never answers
     /// until the test lets it go.
     final class AuthService: Sendable {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let release: AsyncStream<Void>
         let releaseContinuation: AsyncStream<Void>.Continuation
         init() { (release, releaseContinuation) = AsyncStream.makeStream() }
@@ -194,9 +193,9 @@ struct IdentityVerificationTests {
 
     /// A JWKS host whose key set the test replaces, counting fetches.
     final class KeyHost: Sendable {
-        let jwks = Mutex<String>(#"{"keys": []}"#)
-        let fetches = Mutex(0)
-        let isDown = Mutex(false)
+        let jwks = Locked<String>(#"{"keys": []}"#)
+        let fetches = Locked(0)
+        let isDown = Locked(false)
         func routes(_ router: Router<BasicRequestContext>) {
             router.get("jwks.json") { _, _ -> Response in
                 self.fetches.withLock { $0 += 1 }

@@ -3,7 +3,6 @@ import ParleyCore
 @testable import ParleyServer
 import ParleyStore
 import ParleyTestSupport
-import Synchronization
 import Testing
 
 /// Routing, appends and live signals with two parleyd nodes in this process on one real PostgreSQL

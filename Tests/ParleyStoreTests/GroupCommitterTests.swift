@@ -1,6 +1,6 @@
+import ParleyCore
 import GRDB
 @testable import ParleyStoreSQLite
-import Synchronization
 import Testing
 
 /// A batch runs with no savepoint and falls back to a new transaction with one savepoint per unit
@@ -56,7 +56,7 @@ struct GroupCommitterTests {
 
     @Test func aUnitRefusesBeforeWriting_theBatchRunsOnce_withoutASavepoint() async throws {
         let queue = try Self.table()
-        let runs = Mutex(0)
+        let runs = Locked(0)
         func counted(_ work: @escaping GroupCommitter.Work) -> GroupCommitter.Work {
             { db in
                 runs.withLock { $0 += 1 }

@@ -3,7 +3,6 @@ import ParleyCore
 import ParleyStore
 @testable import ParleyStorePostgres
 import Logging
-import Synchronization
 import Testing
 
 /// The text nodes send each other on `parley_commits`: every kind reads back as written, a node's
@@ -70,7 +69,7 @@ struct NodeNoticeWireTests {
     }
 
     @Test func batcher_sendsEveryLineOnce_inOrder_inFewerPayloads() async {
-        let sent = Mutex<[String]>([])
+        let sent = Locked<[String]>([])
         let batcher = NoticeBatcher(logger: Logger(label: "test")) { payload in sent.withLock { $0.append(payload) } }
         let lines = (1...500).map { "p node\($0)" }
         for line in lines { batcher.add(line) }
@@ -82,8 +81,8 @@ struct NodeNoticeWireTests {
     }
 
     @Test func batcher_retriesAFailedPayload() async {
-        let attempts = Mutex(0)
-        let sent = Mutex<[String]>([])
+        let attempts = Locked(0)
+        let sent = Locked<[String]>([])
         let batcher = NoticeBatcher(logger: Logger(label: "test")) { payload in
             let attempt = attempts.withLock { count in
                 count += 1

@@ -1,7 +1,6 @@
 import Foundation
 import ParleyCore
 import ParleyStore
-import Synchronization
 import Testing
 
 // MARK: - Time
@@ -9,7 +8,7 @@ import Testing
 /// Hands out whole-second dates that strictly increase, so stored millisecond timestamps round-trip
 /// exactly and "newest first" orderings are well defined.
 final class TestClock: Sendable {
-    private let seconds = Mutex<Int64>(1_800_000_000)  // 2027-01-15, whole seconds
+    private let seconds = Locked<Int64>(1_800_000_000)  // 2027-01-15, whole seconds
 
     /// The latest moment handed out (without moving the clock).
     func now() -> Date {
@@ -28,7 +27,7 @@ final class TestClock: Sendable {
 
 /// A thread-safe counter for concurrent checks.
 final class Counter: Sendable {
-    private let count = Mutex<Int>(0)
+    private let count = Locked<Int>(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
@@ -104,6 +103,8 @@ extension EventBody {
                 + (change.agentID.map { " \($0.rawValue)" } ?? "") + (change.queueID.map { " \($0.rawValue)" } ?? "")
         case .read(let marker):
             "read \(marker.readSeq)"
+        case .unknown(let type):
+            "unknown \(type)"
         case .pagePushed(let page):
             "page_pushed \(page.clientMessageID) \(page.url) \(page.title)"
         }

@@ -1,11 +1,11 @@
+import ParleyCore
 import Foundation
 import Logging
-import Synchronization
 
 /// Every line logged through ``logger(_:)``, at every level down to trace, kept in memory: for
 /// tests that read what a server would have written to its log.
 public final class CapturedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     public init() {}
 

@@ -1,5 +1,5 @@
+import ParleyCore
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -101,7 +101,7 @@ public final class ChildProcess: Sendable {
 
 /// Output gathered from a pipe's handler thread.
 private final class Collected: Sendable {
-    private let storage = Mutex((text: "", isFinished: false))
+    private let storage = Locked((text: "", isFinished: false))
     var text: String { storage.withLock { $0.text } }
     /// True once the pipe reached its end: everything the process printed is in ``text``.
     var isFinished: Bool { storage.withLock { $0.isFinished } }

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// A wall clock that moves only when a test says so. Sleepers wake when ``advance(by:)`` passes
 /// their deadline; ``waitForSleepers(_:)`` lets a test know a timer is armed before it moves time.
@@ -17,11 +16,11 @@ public final class ManualClock: WallClock {
         var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock that reads `start` until it is advanced.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public func now() -> Date { state.withLock { $0.now } }

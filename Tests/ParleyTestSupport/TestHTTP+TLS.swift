@@ -1,9 +1,9 @@
+import ParleyCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import Synchronization
 
 extension TestHTTP {
     /// A request over HTTPS trusting one test certificate, through AsyncHTTPClient: URLSession on
@@ -13,7 +13,7 @@ extension TestHTTP {
         let trustAnchorPEM: String
 
         /// One client per trusted certificate, for the life of the test process (never shut down).
-        private static let clients = Mutex<[String: HTTPClient]>([:])
+        private static let clients = Locked<[String: HTTPClient]>([:])
 
         func send(_ method: String, _ url: URL, body: Data?, token: String?, headers: [String: String]) async throws -> TestHTTP.Reply {
             var request = HTTPClientRequest(url: url.absoluteString)

@@ -8,9 +8,9 @@ import Musl
 
 /// The CPU time the calling thread has used: a time limit on work done in one call that a busy
 /// machine (other threads taking the cores) does not shorten.
-enum ThreadCPUTime {
+package enum ThreadCPUTime {
     /// The thread's CPU time so far, or nil where the system cannot tell.
-    static func now() -> Duration? {
+    package static func now() -> Duration? {
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
         var time = timespec()
         guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return nil }

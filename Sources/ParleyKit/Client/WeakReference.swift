@@ -1,4 +1,4 @@
-import Synchronization
+import ParleyCore
 
 /// A weak reference that can be handed to closures made before its target exists (an actor's
 /// init builds a helper that must call back into the actor).
@@ -8,7 +8,7 @@ final class WeakReference<Target: AnyObject & Sendable>: Sendable {
         weak var target: Target?
     }
 
-    private let box = Mutex(Box())
+    private let box = Locked(Box())
 
     init() {}
 

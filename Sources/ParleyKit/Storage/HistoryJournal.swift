@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// ``FileStorage``'s history: a ``JournalFile`` of ``HistoryChange`` records, with an index of each
 /// conversation's records, so that a start reads the list and a conversation's events are decoded
@@ -32,12 +31,12 @@ final class HistoryJournal: Sendable {
         let decoder = ParleyJSON.makeDecoder()
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let legacyURL: URL?
     private let compactionThreshold: Int
 
     init(url: URL, keyring: StorageKeyring, legacyURL: URL?, compactionThreshold: Int) {
-        state = Mutex(State(file: JournalFile(url: url, role: "history", keyring: keyring)))
+        state = Locked(State(file: JournalFile(url: url, role: "history", keyring: keyring)))
         self.legacyURL = legacyURL
         self.compactionThreshold = compactionThreshold
     }

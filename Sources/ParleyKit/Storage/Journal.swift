@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// A value that a ``Journal`` keeps as the list of changes made to it.
 protocol Journaled: Decodable, Sendable {
@@ -61,7 +60,7 @@ final class Journal<Value: Journaled>: Sendable {
         let decoder = ParleyJSON.makeDecoder()
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let legacyURL: URL?
     private let compactionThreshold: Int
     private let syncsEveryChange: Bool
@@ -76,7 +75,7 @@ final class Journal<Value: Journaled>: Sendable {
     ///   - syncsEveryChange: true to fsync after each record (the outbox); false to leave it to the
     ///     system (the history, which the server can always send again).
     init(url: URL, role: String, keyring: StorageKeyring, legacyURL: URL?, compactionThreshold: Int, syncsEveryChange: Bool) {
-        state = Mutex(State(file: JournalFile(url: url, role: role, keyring: keyring)))
+        state = Locked(State(file: JournalFile(url: url, role: role, keyring: keyring)))
         self.legacyURL = legacyURL
         self.compactionThreshold = compactionThreshold
         self.syncsEveryChange = syncsEveryChange

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// A storage that keeps everything in memory and nothing on disk: for tests, previews, and apps
 /// that must leave no trace. Everything is lost with the instance; share one instance between
@@ -13,11 +12,11 @@ public final class MemoryStorage: ParleyStorage {
         var maskingRules: MaskingRules?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// An empty storage (the first start of an install), or one holding the given values.
     public init(secrets: StoredSecrets? = nil, outbox: [OutboxItem] = [], history: StoredHistory = StoredHistory(epoch: nil)) {
-        state = Mutex(State(secrets: secrets, outbox: outbox, history: history))
+        state = Locked(State(secrets: secrets, outbox: outbox, history: history))
     }
 
     /// The stored secrets, or nil. Never throws.

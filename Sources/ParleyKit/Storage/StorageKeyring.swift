@@ -1,14 +1,14 @@
+import ParleyCore
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 
 /// One ``FileStorage``'s key, shared by its files: read from its ``StorageKeyStore`` on first use
 /// (or made when there is none), and what a file sealed with another key becomes.
 final class StorageKeyring: Sendable {
     private let store: any StorageKeyStore
     private let logger: Logger
-    private let sealer = Mutex<RecordSealer?>(nil)
+    private let sealer = Locked<RecordSealer?>(nil)
 
     init(store: any StorageKeyStore, logger: Logger) {
         self.store = store

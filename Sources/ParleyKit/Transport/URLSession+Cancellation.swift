@@ -1,8 +1,8 @@
+import ParleyCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 extension URLSession {
     /// `data(for:)` that a cancelled Swift task leaves alone on Linux.
@@ -45,7 +45,7 @@ private final class ResultWaiter<Value: Sendable>: Sendable {
         case finished
     }
 
-    private let state = Mutex(State.idle)
+    private let state = Locked(State.idle)
 
     /// Stores the continuation; false (and the continuation resumed) when already finished.
     func wait(with continuation: CheckedContinuation<Value, any Error>) -> Bool {

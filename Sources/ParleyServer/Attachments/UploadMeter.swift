@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import NIOCore
 import ParleyCore
-import Synchronization
 
 /// What an upload turned out to be while it streamed to disk: its size, its SHA-256 and its first
 /// bytes (for ``FileType``). Filled by ``MeteredBody`` as the bytes pass.
@@ -13,7 +12,7 @@ final class UploadMeter: Sendable {
         var head: [UInt8] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The most bytes accepted; one more fails the upload.
     let limit: Int64
 

@@ -2,7 +2,6 @@ import CoreMetrics
 import Logging
 import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// The one way a conversation changes, whoever changes it (a visitor, an agent, routing):
 ///
@@ -50,7 +49,7 @@ final class RoutingFeedback: Sendable {
         weak var engine: RoutingEngine?
     }
 
-    private let target = Mutex(Target())
+    private let target = Locked(Target())
 
     func connect(_ routing: RoutingEngine) { target.withLock { $0.engine = routing } }
 

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import NIOHTTP1
 import ParleyCore
-import Synchronization
 
 /// Asks the app's own auth service whether a user id and security key belong together (Pyrus'
 /// `createWith(appId, userId:, securityKey:)`).
@@ -25,7 +24,7 @@ public final class AuthServiceVerifier: Sendable {
 
     private let outbound: OutboundClient
     private let clock: any WallClock
-    private let cache = Mutex<[Data: Cached]>([:])
+    private let cache = Locked<[Data: Cached]>([:])
     private static let cacheCapacity = 10_000
 
     public init(outbound: OutboundClient, clock: any WallClock) {

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// A growing wait after wrong passwords, per account and per address: the first few failures cost
 /// nothing (typos), then each one doubles the wait before the next try is even checked.
@@ -24,7 +23,7 @@ public final class LoginThrottle: Sendable {
     /// The longest wait. Default 15 minutes.
     public let maximumWait: TimeInterval
     private let clock: any WallClock
-    private let records = Mutex<[String: Record]>([:])
+    private let records = Locked<[String: Record]>([:])
     private static let forgetAfter: TimeInterval = 3_600
     private static let maxKeys = 100_000
 

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyCore
-import Synchronization
 
 /// How often something may happen: `burst` at once, then `perMinute` spread over each minute.
 public struct RateLimit: Sendable, Hashable {
@@ -38,7 +37,7 @@ public final class RateLimiter: Sendable {
 
     private let clock: any WallClock
     private let maxKeys: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Locked<[String: Bucket]>([:])
 
     /// - Parameters:
     ///   - clock: the time buckets refill by.

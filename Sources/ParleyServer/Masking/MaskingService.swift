@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// Each app's masking rules on the server: read from the store, compiled once and kept, and applied
 /// to every text a visitor or an agent gives before it is stored (decision 0014).
@@ -33,7 +32,7 @@ final class MaskingService: Sendable {
         var generation = 0
     }
 
-    private let cache = Mutex(Cache())
+    private let cache = Locked(Cache())
 
     init(store: any ParleyStore, nodes: NodeLink, clock: any WallClock, metrics: ServerMetrics) {
         self.store = store

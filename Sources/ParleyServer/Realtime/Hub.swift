@@ -1,7 +1,6 @@
 import Foundation
 import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// Who hears what, in this process: conversation subscribers, each visitor's connections, each
 /// app's agent connections, and long-poll waiters. Publishing only queues; it never waits.
@@ -15,7 +14,7 @@ final class Hub: Sendable {
         var nextID: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A fresh id for a connection or waiter.
     func makeID() -> UInt64 {

@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import ParleyCore
 import ParleyStore
-import Synchronization
 
 /// One open `/v1/realtime` socket as the hub sees it: a bounded queue of things to send
 /// (``RealtimeOutbox``), drained by the socket's ``RealtimeWriter`` while it holds something.
@@ -34,14 +33,14 @@ final class RealtimeConnection: Sendable, Hashable {
 
     let id: UInt64
     let caller: Caller
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let writer: RealtimeWriter
 
     init(id: UInt64, caller: Caller, bufferLimit: Int, writer: RealtimeWriter) {
         self.id = id
         self.caller = caller
         self.writer = writer
-        state = Mutex(State(outbox: RealtimeOutbox(limit: bufferLimit)))
+        state = Locked(State(outbox: RealtimeOutbox(limit: bufferLimit)))
     }
 
     /// Queues an item; cuts the connection off when the queue is full.

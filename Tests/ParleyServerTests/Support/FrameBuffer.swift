@@ -1,7 +1,6 @@
 import Foundation
 import ParleyCore
 import ParleyTestSupport
-import Synchronization
 
 /// Frames received by a test socket, kept until a test takes them. `take(where:)` removes the
 /// oldest matching frame and leaves the others for later checks; waiting never cancels the source.
@@ -14,7 +13,7 @@ final class FrameBuffer: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func push(_ frame: ServerFrame) {
         let waiters = state.withLock { state in

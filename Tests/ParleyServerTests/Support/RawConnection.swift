@@ -1,8 +1,8 @@
+import ParleyCore
 import NIOCore
 import NIOPosix
 import NIOSSL
 import ParleyTestSupport
-import Synchronization
 
 /// A TCP connection (TLS when the server serves it) on which a test writes and reads the bytes
 /// itself: partial request heads, frames without a mask, frames sent before the `101`.
@@ -88,7 +88,7 @@ final class RawConnection {
 
     /// Set once by the last resort's timer, read by the test's task.
     private final class Flag: Sendable {
-        private let value = Mutex(false)
+        private let value = Locked(false)
         func raise() { value.withLock { $0 = true } }
         var isRaised: Bool { value.withLock { $0 } }
     }

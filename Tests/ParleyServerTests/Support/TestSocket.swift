@@ -6,7 +6,6 @@ import NIOSSL
 import NIOWebSocket
 import ParleyCore
 import ParleyTestSupport
-import Synchronization
 import WSClient
 
 /// A realtime client for tests: frames in arrive on a stream; `next(…)` awaits one that matches.
@@ -16,10 +15,10 @@ final class TestSocket: Sendable {
     /// loaded machine (docs/testing.md). Below the suites' time limits, so the failure is specific.
     static let lastResort: Duration = .seconds(30)
 
-    private let outbound = Mutex<WebSocketOutboundWriter?>(nil)
+    private let outbound = Locked<WebSocketOutboundWriter?>(nil)
     let buffer = FrameBuffer()
     /// The close code the server sent, once closed.
-    let closeCode = Mutex<WebSocketErrorCode?>(nil)
+    let closeCode = Locked<WebSocketErrorCode?>(nil)
     private let closedSignal = FrameBuffer()
 
     private init() {}
