@@ -14,6 +14,7 @@ def test_the_decision_and_the_parsing(pages, world):
         ("https://docs.example.org/x", POLICY, "inside"), ("https://a.b.example.org/x", POLICY, "inside"),
         ("https://example.org/x", POLICY, "outside"), ("https://badexample.org/x", POLICY, "outside"),
         ("https://help.example.com.evil.test/", POLICY, "outside"), ("http://shop.test/", {**POLICY, "other_links": "block"}, "block"),
+        ("https://help.example.com@evil.example/", POLICY, None), ("https://user:pw@help.example.com/", POLICY, None),
         ("javascript:alert(1)", POLICY, None), ("data:text/html,hi", POLICY, None), ("ftp://files.example.com/", POLICY, None),
     ]
     got = page.module("js/links.js", "args[0].map(([url, policy]) => m.decide(url, policy))", cases)["value"]

@@ -27,12 +27,16 @@ export function linkify(text) {
   return parts;
 }
 
-/** The URL as an absolute http(s) string, or null for anything else. */
+/**
+ * The URL as an absolute http(s) string, or null for anything else, and for a URL with a user name
+ * or password (`https://bank.example@evil.example/` reads as one host and goes to another), as
+ * ParleyCore's `LinkPolicy` decides.
+ */
 export function safeURL(text) {
   try {
     const url = new URL(text);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    if (!url.hostname) return null;
+    if (!url.hostname || url.username || url.password) return null;
     return url.href;
   } catch {
     return null;
