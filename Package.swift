@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
@@ -144,8 +145,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // gzip for the static files (the chat page), once at load time.
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            resources: [.copy("Desk"), .copy("OpenAPI/openapi.json")],
+            resources: [.copy("Desk"), .copy("Chat"), .copy("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .executableTarget(
