@@ -51,9 +51,9 @@ def test_the_link_policy_opens_inside_hands_outside_or_blocks(pages, world, agen
         assert page.js("return document.activeElement.id") == "viewer-close"
         page.find("#viewer-close").send_keys(Keys.ESCAPE)
         page.wait(lambda: not viewer.is_displayed(), message="the viewer closed by Esc")
-        # The page's CSP frames nothing until the server puts the policy's hosts into frame-src.
-        page.allow_console(r"Refused to frame 'https://docs.example.org/")
-        page.allow_console(r"docs.example.org")
+        # The page's CSP names the policy's inside hosts in frame-src, so the frame is not refused;
+        # the test machine has no route to docs.example.org, which is the only complaint allowed.
+        page.allow_console(r"^(?!.*Refused to frame).*docs\.example\.org.*(ERR_|Failed to load)")
 
         page.wait_message("Read").find_element("css selector", "a[href='https://elsewhere.example.net/x']").click()
         page.wait(lambda: page.find("#toast").is_displayed() and "elsewhere.example.net" in page.find("#toast").text, message="the blocked link's word")

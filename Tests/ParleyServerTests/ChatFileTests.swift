@@ -60,4 +60,20 @@ struct ChatFileTests {
             #expect(other.contains("img-src 'self' data: blob:;"))
         }
     }
+
+    @Test func theLinkPolicy_decidesWhatThePageFrames_andWhoMayFrameIt() async throws {
+        try await withChat { server in
+            let admin = try await server.demoAgent()
+            let app = server.appID.rawValue
+            let policy = LinkPolicy(insideHosts: ["help.acme.test", "*.docs.acme.test"], embedOrigins: ["https://www.acme.test"])
+            #expect(try await server.http.send("PUT", "/v1/admin/apps/\(app)/link-policy", policy, token: admin.token).status == 200)
+            let csp = try #require(try await server.http.request("GET", "/chat/?app=\(app)").headers["content-security-policy"])
+            #expect(csp.contains("frame-src help.acme.test *.docs.acme.test;"), "\(csp)")
+            #expect(csp.hasSuffix("frame-ancestors 'self' https://www.acme.test"), "\(csp)")
+
+            // Another app's page, or none named: nothing framed, framed anywhere.
+            let bare = try #require(try await server.http.request("GET", "/chat/").headers["content-security-policy"])
+            #expect(bare.contains("frame-src 'none'") && bare.hasSuffix("frame-ancestors *"))
+        }
+    }
 }

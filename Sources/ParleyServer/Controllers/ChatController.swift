@@ -67,6 +67,14 @@ struct ChatController {
             && source.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._:/*[]'".unicodeScalars.contains($0)) }
     }
 
+    /// What the app's link policy lets the page frame and be framed by: its inside hosts (the
+    /// in-page viewer; `*.example.com` is a CSP wildcard too, and a host without a scheme allows
+    /// `https`, and `http` only on an `http` page), and its embedding sites (with the page's own
+    /// origin, for the desk's preview), or any site when it names none.
+    static func frames(for policy: LinkPolicy) -> (sources: [String], ancestors: [String]) {
+        (policy.insideHosts, policy.embedOrigins.isEmpty ? ["*"] : ["'self'"] + policy.embedOrigins)
+    }
+
     /// The origin (`https://host[:port]`) of an `https` image URL, or nil.
     static func imageOrigin(_ url: String?) -> String? {
         guard let url, let components = URLComponents(string: url), components.scheme == "https", let host = components.host, !host.isEmpty
@@ -78,11 +86,16 @@ struct ChatController {
         guard let file = assets.file(at: path) else { throw APIError.notFound("no such chat file") }
         var headers = HTTPFields()
         var imageSources: [String] = []
-        if file.contentType.hasPrefix("text/html"), let app = appID(in: request),
-           let origin = Self.imageOrigin(try? await settings.appearance(app: app).avatarURL) {
-            imageSources.append(origin)
+        var frameSources: [String] = []
+        var frameAncestors = ["*"]
+        if file.contentType.hasPrefix("text/html"), let app = appID(in: request) {
+            if let origin = Self.imageOrigin(try? await settings.appearance(app: app).avatarURL) { imageSources.append(origin) }
+            if let policy = try? await settings.linkPolicy(app: app) {
+                (frameSources, frameAncestors) = Self.frames(for: policy)
+            }
         }
-        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(imageSources: imageSources, socketHost: request.head.authority)
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(
+            frameAncestors: frameAncestors, frameSources: frameSources, imageSources: imageSources, socketHost: request.head.authority)
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         // Revalidate every time (the ETag makes that a 304): a new server version must never run with a
