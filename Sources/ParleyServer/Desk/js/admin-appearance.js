@@ -1,8 +1,8 @@
 // Admin: how the chat looks before it starts (GET/PUT /v1/admin/apps/{app}/appearance): title,
 // welcome message per language, theme colour, avatar, the visitor's display name. Empty fields are
 // left out (the SDK's defaults apply); the server's 400 is shown as it is and changes nothing.
-import { api, ApiError } from "./api.js";
-import { adminAction, languagesField, parseLanguages, toolbar } from "./admin-ui.js";
+import { api } from "./api.js";
+import { languagesField, parseLanguages, saveSettings, toolbar } from "./admin-ui.js";
 import { chatPreview } from "./chat-preview.js";
 import { h, replaceChildren } from "./dom.js";
 import { state } from "./store.js";
@@ -25,7 +25,6 @@ export async function renderAppearance(reload) {
     h("input", { id, value: value ?? "", autocomplete: "off", "aria-describedby": hint ? `${id}-hint` : undefined, ...attributes }),
     hint ? h("span", { class: "field-hint", id: `${id}-hint` }, hint) : null);
   const save = async () => {
-    error.hidden = true;
     const read = (id) => document.getElementById(id).value.trim();
     const body = {};
     for (const [key, id] of [["title", "appearance-title"], ["theme_color", "appearance-color"], ["avatar_url", "appearance-avatar"],
@@ -34,12 +33,7 @@ export async function renderAppearance(reload) {
     }
     const messagesByLanguage = Object.fromEntries(languages.map((tag) => [tag, (welcome[tag] ?? "").trim()]).filter(([, value]) => value));
     if (Object.keys(messagesByLanguage).length) body.welcome_message = messagesByLanguage;
-    const saved = await api("PUT", path, body).catch((failure) => {
-      error.textContent = `Not saved: ${failure instanceof ApiError ? failure.message : failure}`;
-      error.hidden = false;
-      return null;
-    });
-    if (saved) await adminAction(async () => saved, "Appearance saved.", reload);
+    await saveSettings(path, body, error, "Appearance saved.", reload);
   };
 
   // The live preview: the chat page with the values as typed (unsaved), redrawn on every edit.
