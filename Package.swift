@@ -5,6 +5,7 @@
 //   server:  ParleyCore  <-  ParleyStore  <-  ParleyStoreSQLite, ParleyStorePostgres
 //                                 ^
 //                            ParleyServer  <-  parleyd
+//   shared:  ParleyCrypto (push encryption) <- ParleyKit, ParleyServer
 // An app that embeds ParleyKit links neither SwiftNIO nor anything of the server.
 import PackageDescription
 
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
         .library(name: "ParleyKitNIO", targets: ["ParleyKitNIO"]),
+        .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
         .library(name: "ParleyStore", targets: ["ParleyStore"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyStoreSQLite", targets: ["ParleyStoreSQLite"]),
@@ -47,17 +49,25 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // MARK: - Core: the wire protocol, shared by server, SDK, CLI, desk and web chat.
         .target(name: "ParleyCore", swiftSettings: strict),
+
+        // The cryptography the SDK and the server share: the push content coding (RFC 8188/8291).
+        .target(
+            name: "ParleyCrypto",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
 
         // MARK: - Client
         // The SDK core: client, conversations, outbox, reconnect, state. Linux and Apple; no SwiftNIO.
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyCore",
+                "ParleyCore", "ParleyCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 for key pins and AES-GCM for the encrypted files; CryptoKit on Apple platforms.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -117,7 +127,7 @@ let package = Package(
         .target(
             name: "ParleyServer",
             dependencies: [
-                "ParleyCore", "ParleyStore",
+                "ParleyCore", "ParleyStore", "ParleyCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -135,8 +145,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // gzip for the static files (the chat page), once at load time.
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            resources: [.copy("Desk"), .copy("OpenAPI/openapi.json")],
+            resources: [.copy("Desk"), .copy("Chat"), .copy("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -222,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyCore", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyTestSupport",
+                "ParleyCore", "ParleyCrypto", "ParleyKit", "ParleyKitNIO", "ParleyServer", "ParleyStore", "ParleyStoreSQLite", "ParleyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: the Swift suites (server, store, SDK, CLI, durability), the API contract (schemathesis
 # against a live parleyd and its OpenAPI document, Tests/API), then the agent desk in headless
-# Chromium. This is the README's test command and what CI runs; it fails when any part fails.
+# Chromium, then the visitor chat page in Chromium. This is the README's test command and what CI
+# runs; it fails when any part fails.
 #
 # The webhook tests, the API contract and browser suites need Python 3 (they make .venv with
 # standardwebhooks, schemathesis, selenium and pytest from PyPI); the browser suite also needs Debian's chromium and chromium-driver (apt-get
@@ -30,7 +31,9 @@ swift test --skip-build
 bash Tests/API/run.sh
 
 if [ "${PARLEY_SKIP_BROWSER_TESTS:-0}" = "1" ]; then
-    echo "!! PARLEY_SKIP_BROWSER_TESTS=1: the agent desk's Chromium suite did NOT run" >&2
+    echo "!! PARLEY_SKIP_BROWSER_TESTS=1: the agent desk's and the chat page's Chromium suites did NOT run" >&2
     exit 0
 fi
 bash Tests/Desk/run.sh
+# About two minutes: every screen at two sizes with axe-core, the bridge, the outbox, the embed.
+bash Tests/Chat/run.sh

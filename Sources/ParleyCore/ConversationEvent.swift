@@ -86,6 +86,9 @@ public enum EventBody: Hashable, Sendable {
     case read(ReadMarker)
     /// An agent showed the visitor a web page.
     case pagePushed(PagePush)
+    /// An event of a type this version does not know (a newer server's). It keeps its place in
+    /// the order (its seq), so a client moves past it and shows nothing for it.
+    case unknown(type: String)
 
     /// The wire name of the event type.
     public var type: String {
@@ -96,6 +99,7 @@ public enum EventBody: Hashable, Sendable {
         case .stateChanged: "state_changed"
         case .read: "read"
         case .pagePushed: "page_pushed"
+        case .unknown(let type): type
         }
     }
 
@@ -109,7 +113,8 @@ public enum EventBody: Hashable, Sendable {
         case "read": self = .read(try ReadMarker(from: decoder))
         case "page_pushed": self = .pagePushed(try PagePush(from: decoder))
         default:
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown event type \(type)"))
+            // A newer server's event: kept (its seq counts), its fields left unread.
+            self = .unknown(type: type)
         }
     }
 
@@ -121,6 +126,7 @@ public enum EventBody: Hashable, Sendable {
         case .stateChanged(let value): try value.encode(to: encoder)
         case .read(let value): try value.encode(to: encoder)
         case .pagePushed(let value): try value.encode(to: encoder)
+        case .unknown: break
         }
     }
 }

@@ -16,12 +16,14 @@ extension ParleyServer {
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
         ConversationController(conversations: conversations).addRoutes(to: api)
         AttachmentController(attachments: attachments, store: store).addRoutes(to: api)
+        PushDeviceController(store: store, clock: configuration.clock).addRoutes(to: api)
         TranscriptController(conversations: conversations, isMailEnabled: configuration.smtp != nil).addRoutes(to: api)
         LifecycleController(settings: settings, availability: availability, masking: masking, store: store).addRoutes(to: api)
         TeamController(store: store, routing: routing).addRoutes(to: api)
         AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store).addRoutes(to: api)
         WebhookController(webhooks: webhooks, store: store).addRoutes(to: api)
         DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, limits: limits, store: store).addRoutes(to: api)
+        ChatController(assets: chatAssets, settings: settings).addRoutes(to: api)
         realtimeController.addRoutes(to: router.group().add(middleware: upgradeCallerMiddleware))
     }
 

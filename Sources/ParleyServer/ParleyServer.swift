@@ -28,7 +28,8 @@ public struct ParleyServer: Sendable {
     let visitorTokens: VisitorTokens
     let browserSessions: BrowserSessions
     let agentSessions: AgentSessions
-    let deskAssets: DeskAssets
+    let deskAssets: StaticFiles
+    let chatAssets: StaticFiles
     let outbound: OutboundClient
     /// Apps' webhook endpoints, and the worker's wake-up and app list.
     let webhooks: WebhookService
@@ -78,7 +79,8 @@ public struct ParleyServer: Sendable {
         // Served over TLS, every request is HTTPS: the cookie is Secure unless the operator says otherwise.
         browserSessions = BrowserSessions(
             tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies ?? (configuration.tls != nil ? true : nil))
-        deskAssets = DeskAssets(developmentFolder: configuration.deskDirectory)
+        deskAssets = StaticFiles(resource: "Desk", developmentFolder: configuration.deskDirectory)
+        chatAssets = StaticFiles(resource: "Chat", developmentFolder: configuration.chatDirectory, isCompressed: true)
         authenticator = Authenticator(
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
         agentSessions = AgentSessions(

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// Serve the desk from this folder, re-read on every request, instead of the copy bundled with the
     /// server (for working on the desk). Default nil.
     public var deskDirectory: URL?
+    /// Serve the visitor chat page from this folder, re-read (and compressed) on every request,
+    /// instead of the copy bundled with the server (for working on the page). Default nil.
+    public var chatDirectory: URL?
     /// Mark the desk's session cookie `Secure`: true always, false never, nil (the default) when the
     /// server serves TLS itself (``tls``) or the request came through a proxy that says it was
     /// HTTPS (`X-Forwarded-Proto: https`).

@@ -199,6 +199,17 @@ enum PostgresMigrations {
                 response TEXT, error TEXT, duration_ms BIGINT NOT NULL, PRIMARY KEY (outbox_id, number))
             """,
         ]),
+        // Push devices (issue 16): one row per device of an app, its token one device's only.
+        ("0014-push-devices", [
+            """
+            CREATE TABLE push_devices (
+                app_id TEXT NOT NULL, device_id TEXT NOT NULL, visitor_id TEXT NOT NULL REFERENCES visitors(id),
+                provider TEXT NOT NULL, token TEXT NOT NULL, request TEXT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, device_id))
+            """,
+            "CREATE UNIQUE INDEX push_devices_token ON push_devices(app_id, provider, token)",
+            "CREATE INDEX push_devices_visitor ON push_devices(app_id, visitor_id)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

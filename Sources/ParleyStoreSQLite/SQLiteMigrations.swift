@@ -311,6 +311,24 @@ enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Push devices (issue 16): one row per device of an app, its token one device's only.
+        migrator.registerMigration("0014-push-devices") { db in
+            try db.execute(sql: """
+                CREATE TABLE push_devices (
+                    app_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    visitor_id TEXT NOT NULL REFERENCES visitors(id),
+                    provider TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, device_id)
+                );
+                CREATE UNIQUE INDEX push_devices_token ON push_devices(app_id, provider, token);
+                CREATE INDEX push_devices_visitor ON push_devices(app_id, visitor_id);
+                """)
+        }
         return migrator
     }
 }

@@ -53,6 +53,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "dir"))
     var deskDirectory: String?
 
+    @Option(name: .customLong("chat-dir"), help: ArgumentHelp(
+        "Serve the visitor chat page from this folder, re-read on every request, for working on it (env PARLEY_CHAT_DIR; default: the bundled page).",
+        valueName: "dir"))
+    var chatDirectory: String?
+
     @Flag(name: .customLong("secure-cookies"), inversion: .prefixedNo, help: ArgumentHelp(
         "Mark the desk's session cookie Secure always / never (default: when a proxy sends X-Forwarded-Proto: https).",
         valueName: "secure-cookies"))
@@ -153,6 +158,13 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--desk-dir \(folder) is not a folder")
             }
             configuration.deskDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
+        if let folder = chatDirectory ?? environment["PARLEY_CHAT_DIR"] {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--chat-dir \(folder) is not a folder")
+            }
+            configuration.chatDirectory = URL(fileURLWithPath: folder, isDirectory: true)
         }
         configuration.secureCookies = secureCookies
         if !rateLimits || environment["PARLEY_RATE_LIMITS"] == "off" { configuration.rateLimits = .off }

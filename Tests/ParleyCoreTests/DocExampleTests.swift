@@ -86,7 +86,7 @@ struct DocExampleTests {
             entry(TranscriptEmailList.self), entry(IdentitySettings.self), entry(AttachmentPolicy.self), entry(MaskingRules.self),
             entry(WebhookPayload.self), entry(WebhookEndpoint.self), entry(WebhookEndpointWithSecret.self), entry(WebhookEndpointList.self),
             entry(CreateWebhookRequest.self), entry(UpdateWebhookRequest.self), entry(WebhookDeliveryList.self),
-            entry(LinkPolicy.self), entry(PushPageRequest.self),
+            entry(LinkPolicy.self), entry(PagePush.self), entry(PushDeviceRequest.self), entry(PushDevice.self), entry(PushContent.self),
         ]
     }()
 

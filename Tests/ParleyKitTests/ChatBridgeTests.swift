@@ -38,7 +38,10 @@ struct ChatBridgeTests {
         let messages = try Self.pageMessages()
         #expect(messages.count >= 10)
         var events: [String: [ChatBridge.PageEvent]] = [:]
-        for message in messages {
+        // Cisco's Android interface (`AndroidInterface.onChatStarted()`…) is answered by an Android
+        // app's own Java or Kotlin, never by ParleyKit; the page's side of it is checked by the
+        // Chromium suite. Every other channel is ParleyKit's to decode.
+        for message in messages where message.channel != "android-cisco" {
             let event = try ChatBridge.decode(handler: message.handler, body: message.body.data)
             events[message.channel, default: []].append(event)
         }

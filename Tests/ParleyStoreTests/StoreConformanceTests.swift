@@ -192,6 +192,11 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func pushDevices_registerReplaceMoveAndRemove_perAppAndVisitor(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.pushDevices_registerReplaceMoveAndRemove_perAppAndVisitor)
+    }
+
+    @Test(arguments: StoreFactory.all)
     func pushPage_isIdempotentByClientID_sharedWithMessages(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.pushPage_isIdempotentByClientID_sharedWithMessages)
     }

@@ -103,6 +103,8 @@ extension EventBody {
                 + (change.agentID.map { " \($0.rawValue)" } ?? "") + (change.queueID.map { " \($0.rawValue)" } ?? "")
         case .read(let marker):
             "read \(marker.readSeq)"
+        case .unknown(let type):
+            "unknown \(type)"
         case .pagePushed(let page):
             "page_pushed \(page.clientMessageID) \(page.url) \(page.title)"
         }

@@ -1,3 +1,4 @@
+import ParleyCore
 import Crypto
 import Foundation
 
@@ -5,7 +6,7 @@ import Foundation
 public enum SHA256Hex {
     /// The SHA-256 of bytes.
     public static func of(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).hexString
     }
 
     /// The SHA-256 of a file, read in pieces (a large file is never held whole).

@@ -124,6 +124,12 @@ extension Form.Kind: PathParameter {
     public var pathValue: String { rawValue }
 }
 
+/// A device id (`/v1/push/devices/:device`), percent-encoded like every parameter.
+public struct DeviceIDParameter: PathParameter, Sendable {
+    public var pathValue: String
+    public init(_ deviceID: String) { pathValue = deviceID }
+}
+
 /// Percent-encoding for path segments and query items: everything but RFC 3986's unreserved
 /// characters is escaped, so a value can never add a segment, a query item or a fragment.
 enum PercentEncoding {

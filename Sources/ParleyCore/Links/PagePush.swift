@@ -22,22 +22,12 @@ public struct PagePush: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey { case clientMessageID = "client_message_id", url, title }
 }
 
-/// `POST /v1/conversations/{id}/pages`: the assigned agent pushes a page. Answered like a message
-/// (``SendMessageResponse``): 201 when stored now, 200 for a resend of the same `client_message_id`.
-public struct PushPageRequest: Hashable, Sendable, Codable {
-    /// The agent client's id for the push; a resend with the same id stores nothing new.
-    public var clientMessageID: String
-    public var url: String
-    public var title: String
+/// `POST /v1/conversations/{id}/pages`: the assigned agent pushes a page, with the fields the
+/// event will carry. Answered like a message (``SendMessageResponse``): 201 when stored now, 200
+/// for a resend of the same `client_message_id`.
+public typealias PushPageRequest = PagePush
 
-    public init(clientMessageID: String, url: String, title: String) {
-        self.clientMessageID = clientMessageID
-        self.url = url
-        self.title = title
-    }
-
-    enum CodingKeys: String, CodingKey { case clientMessageID = "client_message_id", url, title }
-
+extension PagePush {
     /// Checks the id, the URL (``Validation/webURL(_:field:)``) and the title (one line, at most
     /// ``Limits/maxPageTitleLength`` characters).
     public func check() throws(Validation.Failure) {

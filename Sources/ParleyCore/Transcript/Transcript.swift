@@ -56,7 +56,7 @@ public struct Transcript: Hashable, Sendable {
             let listing = "[file: \(file.name), \(file.readableSize)]"
             return Line(time: event.createdAt, content: .message(
                 author: event.author, text: message.text.isEmpty ? listing : listing + "\n" + message.text))
-        case .read:
+        case .read, .unknown:
             return nil
         case .pagePushed(let page):
             // The address in full: a transcript is read later, away from the chat's cards.

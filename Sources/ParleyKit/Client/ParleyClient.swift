@@ -157,6 +157,10 @@ public actor ParleyClient {
         var unreachable: (any Error)?
         if let token = secrets?.token {
             do {
+                // The device's pushes stop first (Unblu): the next user of this phone must not get them.
+                if let deviceID = secrets?.deviceID {
+                    try await http.call(.push.unregister(DeviceIDParameter(deviceID)), token: token)
+                }
                 try await http.call(.session.visitorLogout, token: token)
             } catch let error as ParleyError where error.isAuthorizationError {
                 // Already refused (expired or signed out elsewhere): nothing left to revoke.
@@ -385,6 +389,12 @@ public actor ParleyClient {
     }
 
     // MARK: Session
+
+    /// The device id the visitor's session was made with (push registrations are per device).
+    func pushDeviceID() throws -> String {
+        guard let deviceID = secrets?.deviceID else { throw ParleyError.stopped }
+        return deviceID
+    }
 
     func token(renew: Bool) async throws -> String {
         guard var secrets else { throw ParleyError.stopped }

@@ -1,6 +1,7 @@
 #if canImport(Security)
 import Crypto
 import Foundation
+import ParleyCore
 import Security
 
 /// The key in the Keychain (Apple platforms): a generic password of service `org.parley.storage`,
@@ -62,7 +63,7 @@ struct KeychainKeyStore: StorageKeyStore {
         [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
-            kSecAttrAccount as String: account.map { String(format: "%02x", $0) }.joined(),
+            kSecAttrAccount as String: account.hexString,
             kSecUseDataProtectionKeychain as String: true,
         ]
     }

@@ -37,10 +37,10 @@ final class UploadMeter: Sendable {
     var size: Int64 { state.withLock { $0.size } }
     var head: [UInt8] { state.withLock { $0.head } }
     /// The SHA-256, lowercase hex (call once the body has ended).
-    var sha256: String { state.withLock { $0.hasher.finalize().map { String(format: "%02x", $0) }.joined() } }
+    var sha256: String { state.withLock { $0.hasher.finalize().hexString } }
 
     /// The SHA-256 of bytes in lowercase hex (as ``sha256`` gives it).
-    static func hex(of data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+    static func hex(of data: Data) -> String { SHA256.hash(data: data).hexString }
 
     /// The upload went past the limit.
     struct TooLarge: Error {}

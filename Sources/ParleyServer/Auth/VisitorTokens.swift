@@ -59,7 +59,7 @@ enum OpaqueTokens {
 
     /// The SHA-256 of a token, hex: what the store keeps.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 
     /// Compares secrets in time independent of where they differ.

@@ -7,7 +7,19 @@ import ParleyStore
 
 /// The agent desk: its static files under `/desk/`, and its cookie sessions under `/v1/desk`.
 struct DeskController {
-    let assets: DeskAssets
+    /// Every desk response: no inline script or style, nothing from elsewhere, never framed; it frames
+    /// only this server's own pages (the chat page's live preview on the Appearance and Forms pages).
+    static let securityHeaders: [(HTTPField.Name, String)] = [
+        (.contentSecurityPolicy,
+         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            + "media-src 'self' data:; font-src 'self'; manifest-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        (HTTPField.Name("X-Content-Type-Options")!, "nosniff"),
+        (HTTPField.Name("X-Frame-Options")!, "DENY"),
+        (HTTPField.Name("Referrer-Policy")!, "no-referrer"),
+        (HTTPField.Name("Cross-Origin-Opener-Policy")!, "same-origin"),
+    ]
+
+    let assets: StaticFiles
     let browserSessions: BrowserSessions
     let sessions: AgentSessions
     let limits: RequestLimits
@@ -68,14 +80,9 @@ struct DeskController {
     private func deskFile(_ path: String, request: Request) throws -> Response {
         guard let file = assets.file(at: path) else { throw APIError.notFound("no such desk file") }
         var headers = HTTPFields()
-        for (name, value) in DeskAssets.securityHeaders { headers[name] = value }
-        headers[.eTag] = file.etag
+        for (name, value) in Self.securityHeaders { headers[name] = value }
         // Revalidate every time: a new server version must never run with a cached old script.
         headers[.cacheControl] = "no-cache"
-        if request.headers[.ifNoneMatch] == file.etag {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = file.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+        return assets.response(for: file, request: request, headers: headers)
     }
 }

@@ -32,7 +32,7 @@ struct OpenAPIDocument: Sendable {
 
     init(data: Data) {
         body = ByteBuffer(bytes: data)
-        etag = "\"" + SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        etag = "\"" + SHA256.hash(data: data).prefix(12).hexString + "\""
     }
 
     /// The document bundled with the server. Its absence is a packaging bug, not a state to serve.

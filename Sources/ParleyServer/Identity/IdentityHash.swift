@@ -1,3 +1,4 @@
+import ParleyCore
 import Crypto
 import Foundation
 
@@ -7,7 +8,7 @@ public enum IdentityHash {
     /// The hash for `userID` under `secretKey`, lowercase hex (64 characters).
     public static func make(userID: String, secretKey: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(userID.utf8), using: SymmetricKey(data: Data(secretKey.utf8)))
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Array(mac).hexString
     }
 
     /// Checks `hash` (hex, either case) for `userID`, comparing in constant time.

@@ -4,6 +4,7 @@
 import { api, ApiError } from "./api.js";
 import { adminAction, languagesField, toolbar } from "./admin-ui.js";
 import { confirmAction } from "./dialogs.js";
+import { chatPreview } from "./chat-preview.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { fieldList, fieldsForServer, languagesOf, newField } from "./admin-form-fields.js";
 import { state } from "./store.js";
@@ -28,9 +29,17 @@ export async function renderForms(reload) {
   const scopeName = editor.queue ? `queue “${queues.find((queue) => queue.id === editor.queue)?.name}”` : "the whole app";
   const list = h("div", { class: "form-editor-fields" });
   const error = h("p", { class: "form-error", id: "form-editor-error", role: "alert", hidden: true });
+  // The live preview: the chat page showing this form as typed (unsaved), in the editor's first language.
+  const preview = chatPreview();
+  const appearance = await api("GET", `/v1/admin/apps/${app}/appearance`).catch(() => ({}));
+  const refresh = () => preview.update({
+    appearance, screen: { pre_chat: "preChat", unavailable: "unavailable", post_chat: "postChat" }[editor.kind],
+    forms: { [editor.kind]: { kind: editor.kind, fields: fieldsForServer(editor.fields) } },
+  });
   const drawFields = (focus) => {
     replaceChildren(list, fieldList(editor.fields, editor.languages, drawFields));
     if (focus) list.querySelector(focus)?.focus() ?? byId("form-add-field").focus();
+    refresh();
   };
   drawFields();
 
@@ -50,7 +59,7 @@ export async function renderForms(reload) {
 
   return [
     toolbar("Forms visitors fill in: before a chat, when nobody is available, after the end. A queue’s own form wins over the app’s."),
-    h("div", { class: "card form-editor" },
+    h("div", { class: "admin-with-preview" }, h("div", { class: "card form-editor", oninput: refresh, onchange: refresh },
       h("div", { class: "row" },
         picker("form-kind", "Form", FORM_KINDS, editor.kind, (value) => { editor.kind = value; reload(); }),
         picker("form-scope", "For", [["", "The whole app"], ...queues.map((queue) => [queue.id, `Queue: ${queue.name}`])], editor.queue,
@@ -69,6 +78,7 @@ export async function renderForms(reload) {
         } }, "Add field"),
         h("button", { class: "button primary", type: "button", id: "form-save", onclick: save }, "Save form"),
         editor.exists ? h("button", { class: "button danger", type: "button", id: "form-delete", onclick: remove }, "Delete form") : null)),
+      preview.element),
   ];
 }
 

@@ -2,8 +2,8 @@
 // service, its JWKS URL for RS256/ES256 user tokens, HS256 tokens and identity hashes signed with
 // the app's secret key, and whether anonymous visitors are refused. The server's 400 is shown as it
 // is and changes nothing.
-import { api, ApiError } from "./api.js";
-import { adminAction, toolbar } from "./admin-ui.js";
+import { api } from "./api.js";
+import { saveSettings, toolbar } from "./admin-ui.js";
 import { h } from "./dom.js";
 import { state } from "./store.js";
 
@@ -21,7 +21,6 @@ export async function renderIdentity(reload) {
     h("span", { class: "field-hint", id: `${id}-hint` }, hint));
 
   const save = async () => {
-    error.hidden = true;
     const read = (id) => document.getElementById(id).value.trim();
     const checked = (id) => document.getElementById(id).checked;
     const body = {
@@ -32,12 +31,7 @@ export async function renderIdentity(reload) {
     };
     if (read("identity-auth-url")) body.auth_service_url = read("identity-auth-url");
     if (read("identity-jwks-url")) body.jwks_url = read("identity-jwks-url");
-    const saved = await api("PUT", path, body).catch((failure) => {
-      error.textContent = `Not saved: ${failure instanceof ApiError ? failure.message : failure}`;
-      error.hidden = false;
-      return null;
-    });
-    if (saved) await adminAction(async () => saved, "Identity settings saved.", reload);
+    await saveSettings(path, body, error, "Identity settings saved.", reload);
   };
 
   return [

@@ -3,8 +3,8 @@
 // admin's own rules (a regular expression and its literal replacement), applied in order after
 // them. The server checks every pattern; its 400 names the rule at fault, is shown as it is, and
 // changes nothing.
-import { api, ApiError } from "./api.js";
-import { adminAction, toolbar } from "./admin-ui.js";
+import { api } from "./api.js";
+import { saveSettings, toolbar } from "./admin-ui.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { state } from "./store.js";
 
@@ -36,19 +36,13 @@ export async function renderMasking(reload) {
   };
 
   const save = async () => {
-    error.hidden = true;
     const body = {
       card_numbers: byId("masking-cards").checked,
       us_social_security_numbers: byId("masking-ssns").checked,
       ibans: byId("masking-ibans").checked,
       custom: editor.rules.map(({ name, pattern, replacement }) => ({ name: name.trim(), pattern, replacement })),
     };
-    const saved = await api("PUT", path, body).catch((failure) => {
-      error.textContent = `Not saved: ${failure instanceof ApiError ? failure.message : failure}`;
-      error.hidden = false;
-      return null;
-    });
-    if (saved) await adminAction(async () => saved, "Masking rules saved.", reload);
+    await saveSettings(path, body, error, "Masking rules saved.", reload);
   };
 
   return [

@@ -1,5 +1,5 @@
 // Building blocks of the admin pages.
-import { ApiError } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { toast } from "./cues.js";
 import { h } from "./dom.js";
 
@@ -14,6 +14,20 @@ export async function adminAction(work, success, reload) {
     if (!(error instanceof ApiError && error.status === 401)) toast(error.message, { kind: "error" });
     return undefined;
   }
+}
+
+/**
+ * Saves a settings document with PUT: the server's refusal (a 400 naming the field) is shown in
+ * `error` as it is and nothing changes; success toasts `success` and reloads the page.
+ */
+export async function saveSettings(path, body, error, success, reload) {
+  error.hidden = true;
+  const saved = await api("PUT", path, body).catch((failure) => {
+    error.textContent = `Not saved: ${failure instanceof ApiError ? failure.message : failure}`;
+    error.hidden = false;
+    return null;
+  });
+  if (saved) await adminAction(async () => saved, success, reload);
 }
 
 /** A table with a caption and labelled cells (labels show as prefixes on narrow screens). */

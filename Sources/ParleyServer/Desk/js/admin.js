@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, webhooks, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, links, webhooks, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -8,6 +8,7 @@ import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
 import { renderHours } from "./admin-hours.js";
 import { renderIdentity } from "./admin-identity.js";
+import { renderLinks } from "./admin-links.js";
 import { renderMasking } from "./admin-masking.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
@@ -24,6 +25,7 @@ const PAGES = {
   identity: { title: "Identity", render: renderIdentity },
   attachments: { title: "Attachments", render: renderAttachments },
   masking: { title: "Masking", render: renderMasking },
+  links: { title: "Links", render: renderLinks },
   webhooks: { title: "Webhooks", render: renderWebhooks },
   app: { title: "App & key", render: renderApp },
 };

@@ -2,7 +2,7 @@
 import { api, ApiError } from "./api.js";
 import { emit, on } from "./bus.js";
 import { toast } from "./cues.js";
-import { confirmAction } from "./dialogs.js";
+import { confirmAction, openForm } from "./dialogs.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { duration, longTime, participantName, stateLabel } from "./format.js";
 import { composerFor, retrySend, switchComposer } from "./composer.js";
@@ -28,6 +28,7 @@ export function initConversation() {
   byId("accept").addEventListener("click", accept);
   byId("end").addEventListener("click", end);
   byId("transfer").addEventListener("click", () => state.openID && openTransfer(state.openID));
+  byId("push-page").addEventListener("click", () => state.openID && pushPage(state.openID));
   initTranscriptActions();
   byId("transcript").addEventListener("click", (event) => {
     if (!state.openID) return;
@@ -141,7 +142,7 @@ function renderHeader(conversation, line) {
   if (!conversation) {
     byId("conversation-title").textContent = "Loading…";
     byId("conversation-meta").replaceChildren();
-    for (const action of ["accept", "transfer", "end"]) byId(action).hidden = true;
+    for (const action of ["accept", "transfer", "push-page", "end"]) byId(action).hidden = true;
     return;
   }
   byId("conversation-title").textContent = conversation.subject
@@ -165,6 +166,23 @@ function renderHeader(conversation, line) {
   byId("accept").hidden = conversation.state !== "queued";
   byId("transfer").hidden = !(conversation.state === "assigned" && (mine || state.me.role === "admin"));
   byId("end").hidden = !mine;
+  byId("push-page").hidden = !(mine && conversation.state === "assigned");
+}
+
+/** Pushes a page (an http(s) address and a title) to the visitor: a `page_pushed` event in the log. */
+async function pushPage(id) {
+  // One id for this push, kept across a resend after a failure: the server stores it once.
+  const clientMessageID = crypto.randomUUID();
+  const pushed = await openForm({
+    title: "Push a page",
+    submitLabel: "Push page",
+    fields: [
+      { name: "url", label: "Address", type: "text", required: true, hint: "An http or https address the visitor opens from the chat.", maxlength: 2000 },
+      { name: "title", label: "Title", type: "text", required: true, maxlength: 200 },
+    ],
+    submit: (values) => api("POST", `/v1/conversations/${id}/pages`, { client_message_id: clientMessageID, url: values.url.trim(), title: values.title.trim() }),
+  });
+  if (pushed) toast("Page pushed.");
 }
 
 async function accept() {

@@ -111,6 +111,8 @@ function describe(event, line) {
         default:
           return `Conversation ${event.to ?? "changed"}`;
       }
+    case "page_pushed":
+      return `${who} pushed a page: ${event.title ?? ""} (${event.url ?? ""})`;
     default:
       return `${event.type.replaceAll("_", " ")}`;
   }

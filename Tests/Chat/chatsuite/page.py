@@ -1,0 +1,240 @@
+"""The chat page as a page object, and the recorder that stands in for the host app's bridge.
+
+The recorder is injected before any page script (CDP `Page.addScriptToEvaluateOnNewDocument`, which
+the page's CSP does not govern). It registers the host side the page looks for — iOS
+`window.webkit.messageHandlers`, Android `window.ParleyAndroid`, and Cisco's names — and records
+everything posted or passed as {channel, handler, body}, exactly as the app would receive it."""
+import json
+import os
+
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from harness.browser import make_driver
+
+CISCO_IOS = ["IOSChatStarted", "IOSSetSessionId", "IOSChatClosed", "IOSChatEnded", "IOSGetCustomerData",
+             "IOSSaveTranscript", "IOSPrintTranscript", "IOSDownloadAttachment"]
+CISCO_ANDROID = ["onChatStarted", "setSid", "onChatClosed", "onChatEnded", "saveTranscript", "printTranscript"]
+
+RECORDER = """
+(() => {
+  const channels = %(channels)s;
+  const customer = %(customer)s;
+  const copy = (value) => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+  window.__bridge = [];
+  const record = (channel, handler, body) => window.__bridge.push({channel, handler, body: copy(body)});
+  const handlers = {};
+  if (channels.includes("ios")) {
+    handlers.parley = {postMessage(body) {
+      record("ios", "parley", body);
+      // A host that answers customer data the way ParleyChatView does: with a customer_data call
+      // (customer false: a host that never answers, so the test answers by hand).
+      if (customer !== false && body && body.event === "customer_data_requested") {
+        setTimeout(() => window.Parley.receive(Object.assign({parley: 1, call: "customer_data"}, customer || {})), 0);
+      }
+    }};
+  }
+  if (channels.includes("ios-cisco")) {
+    for (const name of %(cisco_ios)s) handlers[name] = {postMessage(body) { record("ios-cisco", name, body); }};
+  }
+  if (Object.keys(handlers).length) window.webkit = {messageHandlers: handlers};
+  if (channels.includes("android")) {
+    // Android's interface is named by its object (ParleyKit's ChatBridge.androidInterfaceName).
+    window.ParleyAndroid = {postMessage(text) { record("android", "ParleyAndroid", text); }};
+  }
+  if (channels.includes("android-cisco")) {
+    const android = {};
+    for (const name of %(cisco_android)s) android[name] = function (argument) { record("android-cisco", name, argument === undefined ? null : argument); };
+    android.getCustomerData = function () { record("android-cisco", "getCustomerData", null); return JSON.stringify(customer || {}); };
+    window.AndroidInterface = android;
+  }
+})();
+"""
+
+MOBILE = (390, 844)
+DESKTOP = (1440, 900)
+
+
+def make_chat_driver(size=MOBILE, channels=(), customer=None):
+    width, height = size
+    driver = make_driver(width, height)
+    if size == MOBILE:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    else:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    source = RECORDER % {"channels": json.dumps(list(channels)), "customer": json.dumps(customer),
+                         "cisco_ios": json.dumps(CISCO_IOS), "cisco_android": json.dumps(CISCO_ANDROID)}
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    driver.execute_cdp_cmd("Network.enable", {})
+    return driver
+
+
+class ChatPage:
+    def __init__(self, driver, base, label):
+        self.driver = driver
+        self.base = base
+        self.label = label
+        self.console = []
+        self.allowed = []
+
+    def open(self, app, queue=None, **params):
+        query = {"app": app}
+        if queue:
+            query["queue"] = queue
+        query.update(params)
+        from urllib.parse import urlencode
+        self.driver.get(f"{self.base}/chat/?{urlencode(query)}")
+        return self
+
+    # MARK: - Waiting and finding
+
+    def wait(self, condition, timeout=20, message="a condition in the chat page"):
+        def check(_):
+            try:
+                return condition()
+            except (NoSuchElementException, StaleElementReferenceException):
+                return False
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(check, message=f"[{self.label}] {message}")
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def visible(self, css, timeout=20):
+        return self.wait(lambda: (lambda e: e if e.is_displayed() else None)(self.find(css)), timeout, f"{css} to be visible")
+
+    def click(self, css, timeout=20):
+        def attempt():
+            element = self.find(css)
+            if not element.is_displayed() or not element.is_enabled():
+                return False
+            element.click()
+            return True
+        self.wait(attempt, timeout, f"{css} to be clickable")
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def js_async(self, script, *args):
+        return self.driver.execute_async_script(script, *args)
+
+    def module(self, path, expression, *args):
+        """Imports one of the page's modules (`js/links.js`) and evaluates `expression` with it as `m`."""
+        return self.js_async(f"""
+            const done = arguments[arguments.length - 1];
+            const args = Array.from(arguments).slice(0, -1);
+            import("/chat/{path}").then((m) => done({{ok: true, value: (function () {{ return {expression}; }})()}}))
+              .catch((e) => done({{ok: false, value: String(e)}}));
+        """, *args)
+
+    def screen(self):
+        return self.find("body").get_attribute("data-screen")
+
+    def wait_screen(self, name, timeout=20):
+        self.wait(lambda: self.screen() == name, timeout, f"the {name} screen (now {self.screen()})")
+        return self
+
+    def wait_subscribed(self, timeout=20):
+        self.wait(lambda: self.find("body").get_attribute("data-subscribed") == "true" and self.find("body").get_attribute("data-connection") == "ready",
+                  timeout, "the realtime subscription")
+
+    def conversation_id(self):
+        return self.js("return localStorage.getItem(Object.keys(localStorage).find((k) => k.startsWith('parley.conversation.')))")
+
+    def messages(self, role=None):
+        selector = "#transcript > li.message" + (f'[data-role="{role}"]' if role else "")
+        return [item for item in self.find_all(selector) if "welcome" not in (item.get_attribute("class") or "")]
+
+    def message_texts(self, role=None):
+        return [item.find_element(By.CSS_SELECTOR, ".bubble").text for item in self.messages(role)]
+
+    def wait_message(self, text, role=None, timeout=20):
+        def find():
+            for item in self.messages(role):
+                if text in item.find_element(By.CSS_SELECTOR, ".bubble").text:
+                    return item
+            return None
+        return self.wait(find, timeout, f"a message with {text[:40]!r}")
+
+    def notices(self):
+        return [item.text for item in self.find_all("#transcript > li.notice")]
+
+    def type_and_send(self, text):
+        box = self.visible("#composer-text")
+        self.js("arguments[0].focus()", box)
+        # send_keys cannot type characters outside the BMP (emoji); paste-like input covers them.
+        self.js("""const box = arguments[0]; box.value = arguments[1]; box.dispatchEvent(new Event('input', {bubbles: true}));""", box, text)
+        self.click("#send")
+
+    def bridge(self):
+        return self.js("return window.__bridge || []") or []
+
+    def bridge_events(self, channel="ios"):
+        return [entry["body"] for entry in self.bridge() if entry["channel"] == channel]
+
+    def wait_bridge(self, event, channel="ios", timeout=20):
+        return self.wait(lambda: next((body for body in self.bridge_events(channel) if isinstance(body, dict) and body.get("event") == event), None),
+                         timeout, f"the bridge event {event}")
+
+    def call(self, call):
+        return self.js("return window.Parley.receive(arguments[0])", call)
+
+    def set_offline(self, offline):
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    # MARK: - Console and artifacts
+
+    def allow_console(self, pattern):
+        import re
+        self.allowed.append(re.compile(pattern))
+
+    def collect_console(self):
+        try:
+            self.console.extend(self.driver.get_log("browser"))
+        except WebDriverException:
+            pass
+        return self.console
+
+    def console_problems(self):
+        problems = []
+        for entry in self.collect_console():
+            message = entry.get("message", "")
+            csp = "Content Security Policy" in message or "Content-Security-Policy" in message
+            if entry.get("level") != "SEVERE" and not csp:
+                continue
+            if any(pattern.search(message) for pattern in self.allowed):
+                continue
+            problems.append(entry)
+        return problems
+
+    def screenshot(self, directory, name):
+        os.makedirs(directory, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(directory, f"{name}.png"))
+
+    def save_artifacts(self, directory, name):
+        os.makedirs(directory, exist_ok=True)
+        stem = os.path.join(directory, f"{name}-{self.label}")
+        try:
+            self.driver.save_screenshot(stem + ".png")
+            with open(stem + ".html", "w") as file:
+                file.write(self.driver.page_source)
+        except WebDriverException as error:
+            with open(stem + ".error.txt", "w") as file:
+                file.write(str(error))
+        with open(stem + ".console.json", "w") as file:
+            json.dump(self.collect_console(), file, indent=2)
+        try:
+            with open(stem + ".bridge.json", "w") as file:
+                json.dump(self.bridge(), file, indent=2)
+        except WebDriverException:
+            pass
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
