@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct EndpointRoutingTests {
     /// The desk's static files: routed, but files rather than API, so not in the table.
-    static let deskFiles: Set<String> = ["GET /desk", "GET /desk/**"]
+    /// The static files of the desk and the chat page: files, not API.
+    static let deskFiles: Set<String> = ["GET /desk", "GET /desk/**", "GET /chat", "GET /chat/**"]
 
     @Test func theServerRegisters_everyEndpointOfTheTable_andNothingElse() async throws {
         try await withServer { server in
