@@ -9,8 +9,8 @@ import Testing
 /// The server routes exactly ParleyCore's endpoint table: what ParleyKit and the CLI call exists.
 @Suite(.timeLimit(.minutes(2)))
 struct EndpointRoutingTests {
-    /// The desk's static files: routed, but files rather than API, so not in the table.
-    static let deskFiles: Set<String> = ["GET /desk", "GET /desk/**"]
+    /// The desk's and the chat page's static files: routed, but files rather than API, so not in the table.
+    static let deskFiles: Set<String> = ["GET /desk", "GET /desk/**", "GET /chat", "GET /chat/**"]
 
     @Test func theServerRegisters_everyEndpointOfTheTable_andNothingElse() async throws {
         try await withServer { server in
