@@ -17,12 +17,13 @@ cd "$(dirname "$0")/.."
 # log shows where it happened (the "◇ … started" lines above it show which tests were running).
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
 
-# The webhook tests (server and durability) verify every signature with the standardwebhooks
-# package from PyPI, run by a small receiver (Tests/Webhooks/receiver.py) from .venv.
+# Swift tests that check Parley against Python packages from PyPI run them from .venv: the webhook
+# tests' receiver (Tests/Webhooks/receiver.py) verifies every signature with standardwebhooks, the
+# push encryption tests open and seal with http-ece (Tests/Push/ece.py).
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/pip install --quiet --disable-pip-version-check -r Tests/Webhooks/requirements.txt
+.venv/bin/pip install --quiet --disable-pip-version-check -r Tests/Webhooks/requirements.txt -r Tests/Push/requirements.txt
 
 swift build --build-tests
 swift test --skip-build
