@@ -1,4 +1,3 @@
-import ParleyCore
 import Foundation
 
 /// A value behind a lock: `Synchronization.Mutex`'s shape (`withLock`), on a POSIX mutex

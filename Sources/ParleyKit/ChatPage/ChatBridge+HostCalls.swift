@@ -20,7 +20,7 @@ extension ChatBridge {
         public var name: String?
         public var email: String?
         public var attributes: [String: String]?
-        /// A user token signed by the app's backend (``IdentitySettings``).
+        /// A user token signed by the app's backend (`IdentitySettings`).
         public var userToken: String?
 
         public init(name: String? = nil, email: String? = nil, attributes: [String: String]? = nil, userToken: String? = nil) {

@@ -5,7 +5,7 @@ import ParleyCore
 /// hosts it: what the page tells the app, and what the app may ask of the page.
 ///
 /// Pure and platform-free, so every rule of the bridge is tested on Linux against the messages
-/// the real page posts (the Chromium suite records them into the same fixtures). ``ParleyChatView``
+/// the real page posts (the Chromium suite records them into the same fixtures). `ParleyChatView`
 /// on iOS only moves bytes between a `WKWebView` and this type.
 ///
 /// The page posts a JSON object, `{"parley": 1, "event": "chat_started", "conversation_id": "cnv_…"}`,

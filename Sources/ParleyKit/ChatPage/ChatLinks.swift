@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 
-/// What a chat view does with a link: the app's ``LinkPolicy`` (from ``ParleyClient/linkPolicy()``),
+/// What a chat view does with a link: the app's `LinkPolicy` (from ``ParleyClient/linkPolicy()``),
 /// which the app may override for some links (its own deep links, say).
 ///
 /// The chat page applies the same policy before it asks the app to open anything; the web view
@@ -16,7 +16,7 @@ public struct ChatLinks: Sendable {
         self.override = override
     }
 
-    /// The decision for `url`. A link that is not a web link stays ``LinkPolicy/Decision/ignore``
+    /// The decision for `url`. A link that is not a web link stays `LinkPolicy.Decision.ignore`
     /// whatever the override says: `javascript:` and `file:` are never followed.
     public func decide(_ url: URL) -> LinkPolicy.Decision {
         let decided = policy.decide(url.absoluteString)

@@ -46,7 +46,7 @@ public struct ChatPageAddress: Hashable, Sendable {
     }
 
     /// True when `url` is on the chat page's own origin (its scheme, host and port): what a web
-    /// view lets load in place; everything else goes through the ``LinkPolicy``.
+    /// view lets load in place; everything else goes through the `LinkPolicy`.
     public func isSameOrigin(_ url: URL) -> Bool {
         url.scheme?.lowercased() == serverURL.scheme?.lowercased() && url.host?.lowercased() == serverURL.host?.lowercased()
             && Self.port(of: url) == Self.port(of: serverURL)

@@ -7,8 +7,11 @@ extension ParleyClient {
     /// system hands the app a token (they change); it replaces the earlier one.
     ///
     /// - Parameters:
-    ///   - token: the FCM registration token, or the APNs device token as hex (see
+    ///   - pushToken: the FCM registration token, or the APNs device token as hex (see
     ///     ``setPushToken(apnsDeviceToken:environment:encryption:)`` for the `Data` form).
+    ///   - provider: who carries the pushes: APNs or FCM.
+    ///   - environment: APNs only: `.sandbox` for debug builds (default `.production`).
+    ///   - locale: the language of the notification texts (default: the app's).
     ///   - encryption: the device's keys, for pushes the providers cannot read (recommended; keep
     ///     them for the Notification Service Extension, ``PushKeys/rawRepresentation``).
     /// - Returns: the registration as the server stored it.
@@ -27,6 +30,10 @@ extension ParleyClient {
     }
 
     /// Registers the APNs device token as iOS hands it over (`didRegisterForRemoteNotificationsWithDeviceToken`).
+    /// - Parameters:
+    ///   - apnsDeviceToken: the token's bytes.
+    ///   - environment: `.sandbox` for debug builds.
+    ///   - encryption: the device's keys, for pushes the providers cannot read.
     @discardableResult
     public func setPushToken(apnsDeviceToken: Data, environment: APNsEnvironment = .production, encryption: PushKeys? = nil) async throws -> PushDevice {
         try await setPushToken(apnsDeviceToken.hexString, provider: .apns,

@@ -344,7 +344,7 @@ public actor ParleyClient {
     }
 
     /// Where the app's chat links go: hosts opened inside the chat view, and whether other links
-    /// open outside it or not at all (``LinkPolicy/decide(_:)``). Set by the app's admins.
+    /// open outside it or not at all (`LinkPolicy.decide(_:)`). Set by the app's admins.
     public func linkPolicy() async throws -> LinkPolicy {
         try await http.call(.lifecycle.linkPolicy, token: try await token(renew: false))
     }

@@ -6,7 +6,7 @@ import ParleyCrypto
 /// Extension) what an encrypted push says.
 ///
 /// A Parley push carries a `parley` member beside APNs' `aps` (on FCM, a `parley` data value
-/// holding the same JSON as text): ``PushEnvelope``. Anything else is not Parley's, and these
+/// holding the same JSON as text): `PushEnvelope`. Anything else is not Parley's, and these
 /// functions throw, so an app with several push senders can try Parley first.
 public enum ParleyPush {
     /// Why a push could not be read.
@@ -20,6 +20,7 @@ public enum ParleyPush {
     }
 
     /// The conversation a tapped notification should open.
+    /// - Parameter userInfo: the notification's payload (APNs' `userInfo`, or FCM's data).
     /// - Throws: ``Failure/notParley`` for pushes that are not Parley's.
     public static func handleRemoteNotification(_ userInfo: [AnyHashable: Any]) throws(Failure) -> ConversationID {
         try envelope(in: userInfo).conversationID
@@ -27,7 +28,9 @@ public enum ParleyPush {
 
     /// What the push says: in a Notification Service Extension, replace the notification's title
     /// and body with these (an encrypted push shows only a generic text until then).
-    /// - Parameter keys: the device's keys, needed only for encrypted pushes.
+    /// - Parameters:
+    ///   - userInfo: the notification's payload (APNs' `userInfo`, or FCM's data).
+    ///   - keys: the device's keys, needed only for encrypted pushes.
     /// - Throws: ``Failure``: not Parley's, unreadable, or not decryptable with `keys`.
     public static func decryptNotification(_ userInfo: [AnyHashable: Any], keys: PushKeys?) throws(Failure) -> PushContent {
         let envelope = try envelope(in: userInfo)
