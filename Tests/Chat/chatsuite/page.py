@@ -7,11 +7,10 @@ everything posted or passed as {channel, handler, body}, exactly as the app woul
 import json
 import os
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from harness.browser import make_driver
+from harness.browser import BrowserPage, make_driver
 
 CISCO_IOS = ["IOSChatStarted", "IOSSetSessionId", "IOSChatClosed", "IOSChatEnded", "IOSGetCustomerData",
              "IOSSaveTranscript", "IOSPrintTranscript", "IOSDownloadAttachment"]
@@ -70,13 +69,11 @@ def make_chat_driver(size=MOBILE, channels=(), customer=None):
     return driver
 
 
-class ChatPage:
-    def __init__(self, driver, base, label):
-        self.driver = driver
-        self.base = base
-        self.label = label
-        self.console = []
-        self.allowed = []
+class ChatPage(BrowserPage):
+    """One browser window on the chat page."""
+
+    default_timeout = 20
+    what = "the chat page"
 
     def open(self, app, queue=None, **params):
         query = {"app": app}
@@ -86,37 +83,6 @@ class ChatPage:
         from urllib.parse import urlencode
         self.driver.get(f"{self.base}/chat/?{urlencode(query)}")
         return self
-
-    # MARK: - Waiting and finding
-
-    def wait(self, condition, timeout=20, message="a condition in the chat page"):
-        def check(_):
-            try:
-                return condition()
-            except (NoSuchElementException, StaleElementReferenceException):
-                return False
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(check, message=f"[{self.label}] {message}")
-
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def find_all(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def visible(self, css, timeout=20):
-        return self.wait(lambda: (lambda e: e if e.is_displayed() else None)(self.find(css)), timeout, f"{css} to be visible")
-
-    def click(self, css, timeout=20):
-        def attempt():
-            element = self.find(css)
-            if not element.is_displayed() or not element.is_enabled():
-                return False
-            element.click()
-            return True
-        self.wait(attempt, timeout, f"{css} to be clickable")
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
 
     def js_async(self, script, *args):
         return self.driver.execute_async_script(script, *args)
@@ -188,53 +154,14 @@ class ChatPage:
 
     # MARK: - Console and artifacts
 
-    def allow_console(self, pattern):
-        import re
-        self.allowed.append(re.compile(pattern))
-
-    def collect_console(self):
-        try:
-            self.console.extend(self.driver.get_log("browser"))
-        except WebDriverException:
-            pass
-        return self.console
-
-    def console_problems(self):
-        problems = []
-        for entry in self.collect_console():
-            message = entry.get("message", "")
-            csp = "Content Security Policy" in message or "Content-Security-Policy" in message
-            if entry.get("level") != "SEVERE" and not csp:
-                continue
-            if any(pattern.search(message) for pattern in self.allowed):
-                continue
-            problems.append(entry)
-        return problems
-
     def screenshot(self, directory, name):
         os.makedirs(directory, exist_ok=True)
         self.driver.save_screenshot(os.path.join(directory, f"{name}.png"))
 
     def save_artifacts(self, directory, name):
-        os.makedirs(directory, exist_ok=True)
-        stem = os.path.join(directory, f"{name}-{self.label}")
+        super().save_artifacts(directory, name)
         try:
-            self.driver.save_screenshot(stem + ".png")
-            with open(stem + ".html", "w") as file:
-                file.write(self.driver.page_source)
-        except WebDriverException as error:
-            with open(stem + ".error.txt", "w") as file:
-                file.write(str(error))
-        with open(stem + ".console.json", "w") as file:
-            json.dump(self.collect_console(), file, indent=2)
-        try:
-            with open(stem + ".bridge.json", "w") as file:
+            with open(os.path.join(directory, f"{name}-{self.label}.bridge.json"), "w") as file:
                 json.dump(self.bridge(), file, indent=2)
-        except WebDriverException:
-            pass
-
-    def quit(self):
-        try:
-            self.driver.quit()
         except WebDriverException:
             pass

@@ -55,25 +55,30 @@ def make_driver(width=1280, height=900):
     return driver
 
 
-class Desk:
-    """One browser window on the desk."""
+class BrowserPage:
+    """One browser window on one of Parley's pages (the desk, the chat page): waiting, finding,
+    clicking, and the console's problems. Subclasses name what they are and how long they wait."""
 
-    def __init__(self, driver, base, label):
+    default_timeout = 15
+    what = "the page"
+
+    def __init__(self, driver, base, label, allowed=()):
         self.driver = driver
         self.base = base
         self.label = label
         self.console = []
-        self.allowed = list(ALWAYS_ALLOWED)
+        self.allowed = list(allowed)
 
     # MARK: - Waiting and finding
 
-    def wait(self, condition, timeout=15, message="a condition in the desk"):
+    def wait(self, condition, timeout=None, message=None):
         def check(_):
             try:
                 return condition()
             except (NoSuchElementException, StaleElementReferenceException):
                 return False
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(check, message=f"[{self.label}] {message}")
+        return WebDriverWait(self.driver, timeout or self.default_timeout, poll_frequency=0.05).until(
+            check, message=f"[{self.label}] {message or 'a condition in ' + self.what}")
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
@@ -81,18 +86,13 @@ class Desk:
     def find_all(self, css):
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
-    def visible(self, css, timeout=15):
+    def visible(self, css, timeout=None):
         return self.wait(lambda: (lambda e: e if e.is_displayed() else None)(self.find(css)), timeout, f"{css} to be visible")
 
-    def gone(self, css, timeout=15):
+    def gone(self, css, timeout=None):
         return self.wait(lambda: all(not e.is_displayed() for e in self.find_all(css)), timeout, f"{css} to be hidden")
 
-    def sent_frames(self, type=None):
-        """The frames this page sent on its realtime socket(s), oldest first."""
-        frames = self.js("return window.__parleySentFrames") or []
-        return [frame for frame in frames if type is None or frame.get("type") == type]
-
-    def click(self, css, timeout=15):
+    def click(self, css, timeout=None):
         """Clicks the element once it is there and visible; a re-render in between just means another try."""
         def attempt():
             element = self.find(css)
@@ -104,6 +104,65 @@ class Desk:
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
+
+    # MARK: - Console
+
+    def allow_console(self, pattern):
+        self.allowed.append(re.compile(pattern))
+
+    def collect_console(self):
+        try:
+            self.console.extend(self.driver.get_log("browser"))
+        except WebDriverException:
+            pass
+        return self.console
+
+    def console_problems(self):
+        """SEVERE console entries (JS errors, CSP violations, failed requests) not explicitly allowed,
+        and any CSP report whatever its level."""
+        problems = []
+        for entry in self.collect_console():
+            message = entry.get("message", "")
+            csp = "Content Security Policy" in message or "Content-Security-Policy" in message
+            if entry.get("level") != "SEVERE" and not csp:
+                continue
+            if not csp and any(pattern.search(message) for pattern in self.allowed):
+                continue
+            problems.append(entry)
+        return problems
+
+    def save_artifacts(self, directory, name):
+        os.makedirs(directory, exist_ok=True)
+        stem = os.path.join(directory, f"{name}-{self.label}")
+        try:
+            self.driver.save_screenshot(stem + ".png")
+            with open(stem + ".html", "w") as file:
+                file.write(self.driver.page_source)
+        except WebDriverException as error:
+            with open(stem + ".error.txt", "w") as file:
+                file.write(str(error))
+        with open(stem + ".console.json", "w") as file:
+            json.dump(self.collect_console(), file, indent=2)
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
+
+
+class Desk(BrowserPage):
+    """One browser window on the desk."""
+
+    what = "the desk"
+
+    def __init__(self, driver, base, label):
+        super().__init__(driver, base, label, ALWAYS_ALLOWED)
+
+    def sent_frames(self, type=None):
+        """The frames this page sent on its realtime socket(s), oldest first."""
+        frames = self.js("return window.__parleySentFrames") or []
+        return [frame for frame in frames if type is None or frame.get("type") == type]
 
     def fetch(self, method, path, body=None, headers=None):
         """A same-origin fetch from inside the page (with the session cookie); returns {status, body}."""
@@ -187,48 +246,3 @@ class Desk:
         self.wait(lambda: box.is_enabled(), message="the composer to be enabled")
         box.send_keys(text)
         box.send_keys(Keys.ENTER)
-
-    # MARK: - Console
-
-    def allow_console(self, pattern):
-        self.allowed.append(re.compile(pattern))
-
-    def collect_console(self):
-        try:
-            self.console.extend(self.driver.get_log("browser"))
-        except WebDriverException:
-            pass
-        return self.console
-
-    def console_problems(self):
-        """SEVERE console entries (JS errors, CSP violations, failed requests) not explicitly allowed,
-        and any CSP report whatever its level."""
-        problems = []
-        for entry in self.collect_console():
-            message = entry.get("message", "")
-            csp = "Content Security Policy" in message or "Content-Security-Policy" in message
-            if entry.get("level") != "SEVERE" and not csp:
-                continue
-            if not csp and any(pattern.search(message) for pattern in self.allowed):
-                continue
-            problems.append(entry)
-        return problems
-
-    def save_artifacts(self, directory, name):
-        os.makedirs(directory, exist_ok=True)
-        stem = os.path.join(directory, f"{name}-{self.label}")
-        try:
-            self.driver.save_screenshot(stem + ".png")
-            with open(stem + ".html", "w") as file:
-                file.write(self.driver.page_source)
-        except WebDriverException as error:
-            with open(stem + ".error.txt", "w") as file:
-                file.write(str(error))
-        with open(stem + ".console.json", "w") as file:
-            json.dump(self.collect_console(), file, indent=2)
-
-    def quit(self):
-        try:
-            self.driver.quit()
-        except WebDriverException:
-            pass
