@@ -11,7 +11,6 @@ import os
 import time
 import urllib.request
 
-from harness.http import API
 from test_chat import start_chat
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))

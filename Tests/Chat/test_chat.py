@@ -2,7 +2,6 @@
 joined, typing both ways, delivery states and read receipts both ways, links, long and multi-line
 text, emoji, files both ways, ending, and the transcript (email, save, print)."""
 import base64
-import json
 
 from selenium.webdriver.common.by import By
 

@@ -8,7 +8,6 @@ import tempfile
 import threading
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from chatsuite.page import DESKTOP
 from conftest import screenshot

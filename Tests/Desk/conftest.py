@@ -67,6 +67,25 @@ def server(workdir):
     parleyd.stop()
 
 
+@pytest.fixture
+def own_server(workdir):
+    """Starts a parleyd of the test's own: own_server(name, extra_arguments). A test requests it before
+    `desks`, so these servers stop only after the browsers are checked and closed: a desk must never see
+    its server go away, which would be a console problem of the test's making."""
+    started = []
+
+    def start(name, extra_arguments=()):
+        parleyd = Parleyd(os.path.join(bin_dir(), "parleyd"), os.path.join(workdir, f"{name}-data"),
+                          os.path.join(ARTIFACTS, f"parleyd-{name}.log"), extra_arguments=list(extra_arguments))
+        started.append(parleyd)
+        parleyd.start()
+        return parleyd
+
+    yield start
+    for parleyd in started:
+        parleyd.stop()
+
+
 @pytest.fixture(scope="session")
 def world(server):
     """The admin (demo agent), a second agent in a second queue, and a canned response."""

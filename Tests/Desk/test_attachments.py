@@ -18,7 +18,6 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from harness.http import API
 from test_accessibility import UNLABELLED
 from test_admin import go
 from test_forms import type_into, visitor_api

@@ -1,14 +1,11 @@
 """The Transcript menu: the HTML document and plain text as plain links (the session cookie is the
 only credential), and "Email transcript…" showing the server's answer."""
-import os
 import uuid
 
 from selenium.webdriver.common.by import By
 
-from conftest import ARTIFACTS, bin_dir
 from harness.browser import Desk, make_driver
 from harness.http import API
-from harness.server import Parleyd
 from test_forms import open_by_route
 
 
@@ -76,33 +73,28 @@ def test_email_transcript_shows_the_servers_answer(chat):
     desk.gone("#form-dialog")
 
 
-def test_email_transcript_is_queued_on_a_server_that_sends_mail(desks, workdir):
+def test_email_transcript_is_queued_on_a_server_that_sends_mail(own_server, desks):
     """A second parleyd with --smtp (pointing at a closed port: the 202 only says "queued", the
     mailer's retries happen later): the dialog closes and the toast names the address and status."""
-    server = Parleyd(os.path.join(bin_dir(), "parleyd"), os.path.join(workdir, "mail-data"), os.path.join(ARTIFACTS, "parleyd-mail.log"),
-                     extra_arguments=["--smtp", "smtp://127.0.0.1:9", "--mail-from", "Parley <desk@example.com>"])
-    server.start()
-    try:
-        demo = server.demo
-        desk = Desk(make_driver(), server.base, "mail-desk")
-        desks.opened.append(desk)  # console checked and browser closed like the others
-        desk.login(demo["email"], demo["password"])
-        session = API(server.base).post("/v1/visitor/session", {"app_id": demo["app_id"], "device_id": str(uuid.uuid4()), "name": "Mae"})
-        visitor = API(server.base, session["token"])
-        conversation = visitor.post("/v1/conversations", {"subject": "Mail me"})
-        visitor.post(f"/v1/conversations/{conversation['id']}/messages", {"client_message_id": str(uuid.uuid4()), "text": "Please send this"})
-        open_by_route(desk, conversation["id"])
+    server = own_server("mail", ["--smtp", "smtp://127.0.0.1:9", "--mail-from", "Parley <desk@example.com>"])
+    demo = server.demo
+    desk = Desk(make_driver(), server.base, "mail-desk")
+    desks.opened.append(desk)  # console checked and browser closed like the others
+    desk.login(demo["email"], demo["password"])
+    session = API(server.base).post("/v1/visitor/session", {"app_id": demo["app_id"], "device_id": str(uuid.uuid4()), "name": "Mae"})
+    visitor = API(server.base, session["token"])
+    conversation = visitor.post("/v1/conversations", {"subject": "Mail me"})
+    visitor.post(f"/v1/conversations/{conversation['id']}/messages", {"client_message_id": str(uuid.uuid4()), "text": "Please send this"})
+    open_by_route(desk, conversation["id"])
 
-        open_menu(desk)
-        desk.find("#transcript-email").click()
-        desk.visible("#form-dialog").find_element(By.CSS_SELECTOR, 'input[name="email"]').send_keys("Mae@Example.COM")
-        desk.find("#form-dialog-submit").click()
-        desk.gone("#form-dialog")
-        toast = desk.wait(lambda: next((item.text for item in desk.find_all("#toasts .toast") if "Transcript email" in item.text), None),
-                          message="the queued toast")
-        assert "Transcript email to Mae@example.com queued (pending)." in toast, toast
-        login = API(server.base).post("/v1/agent/login", {"email": demo["email"], "password": demo["password"]})
-        emails = API(server.base, login["token"]).get(f"/v1/conversations/{conversation['id']}/transcript/emails")["emails"]
-        assert [email["recipient"] for email in emails] == ["Mae@example.com"]
-    finally:
-        server.stop()
+    open_menu(desk)
+    desk.find("#transcript-email").click()
+    desk.visible("#form-dialog").find_element(By.CSS_SELECTOR, 'input[name="email"]').send_keys("Mae@Example.COM")
+    desk.find("#form-dialog-submit").click()
+    desk.gone("#form-dialog")
+    toast = desk.wait(lambda: next((item.text for item in desk.find_all("#toasts .toast") if "Transcript email" in item.text), None),
+                      message="the queued toast")
+    assert "Transcript email to Mae@example.com queued (pending)." in toast, toast
+    login = API(server.base).post("/v1/agent/login", {"email": demo["email"], "password": demo["password"]})
+    emails = API(server.base, login["token"]).get(f"/v1/conversations/{conversation['id']}/transcript/emails")["emails"]
+    assert [email["recipient"] for email in emails] == ["Mae@example.com"]

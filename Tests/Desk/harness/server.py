@@ -1,6 +1,5 @@
 """A real parleyd for the suite: started on a free port with a fresh data directory, its first-start
 banner parsed (app, queue, admin login), stopped with SIGTERM, and restartable on the same port."""
-import os
 import re
 import signal
 import subprocess
