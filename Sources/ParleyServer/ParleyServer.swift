@@ -33,7 +33,11 @@ public struct ParleyServer: Sendable {
     let outbound: OutboundClient
     /// Apps' webhook endpoints, and the worker's wake-up and app list.
     let webhooks: WebhookService
-    let webhookApps: WebhookApps
+    let webhookApps: KnownApps
+    /// Apps' push providers, the apps that have one, and the providers' cached tokens.
+    let push: PushService
+    let pushApps: KnownApps
+    let providerTokens: ProviderTokens
     let outboxBell: OutboxBell
     let secretBox: SecretBox?
     let identity: IdentityService
@@ -50,10 +54,14 @@ public struct ParleyServer: Sendable {
         hub = Hub()
         let feedback = RoutingFeedback()
         let clock = configuration.clock
-        webhookApps = WebhookApps()
+        webhookApps = KnownApps()
+        pushApps = KnownApps()
         outboxBell = OutboxBell()
+        let rules: [any CommitEffects] = [
+            WebhookRule(apps: webhookApps), PushRule(apps: pushApps, delay: configuration.push.delay), configuration.commitEffects,
+        ]
         committer = ConversationCommitter(
-            store: store, hub: hub, routing: feedback, effects: CombinedCommitEffects([WebhookRule(apps: webhookApps), configuration.commitEffects]),
+            store: store, hub: hub, routing: feedback, effects: CombinedCommitEffects(rules),
             bell: outboxBell, metrics: configuration.metrics, logger: logger)
         routing = RoutingEngine(
             store: store, hub: hub, committer: committer, clock: clock, graceDuration: configuration.offlineGrace, logger: logger)
@@ -85,8 +93,10 @@ public struct ParleyServer: Sendable {
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)
         agentSessions = AgentSessions(
             store: store, hasher: hasher, hub: hub, nodes: nodes, clock: clock, lifetime: configuration.agentSessionLifetime, limits: limits)
-        outbound = OutboundClient(policy: configuration.outbound)
+        outbound = OutboundClient(policy: configuration.outbound, trustRootsFile: configuration.outboundTrustRootsFile)
         secretBox = configuration.secretsKey.flatMap { try? SecretBox(key: $0) }
+        push = PushService(store: store, secrets: secretBox, policy: configuration.outbound, apps: pushApps, clock: clock)
+        providerTokens = ProviderTokens(clock: clock)
         webhooks = WebhookService(
             store: store, secrets: secretBox, policy: configuration.outbound, configuration: configuration.webhooks, bell: outboxBell,
             apps: webhookApps, clock: clock)
@@ -105,6 +115,12 @@ public struct ParleyServer: Sendable {
     var webhookDeliverer: WebhookDeliverer {
         WebhookDeliverer(store: store, outbound: outbound, secrets: secretBox, configuration: configuration.webhooks, bell: outboxBell,
                          apps: webhookApps, clock: configuration.clock, logger: logger)
+    }
+
+    /// The push worker, one per node.
+    var pushDeliverer: PushDeliverer {
+        PushDeliverer(store: store, outbound: outbound, secrets: secretBox, configuration: configuration.push, bell: outboxBell, apps: pushApps,
+                      tokens: providerTokens, clock: configuration.clock, logger: logger)
     }
 
     /// The administration service (used by `parleyd admin` and the first-start demo).
@@ -141,7 +157,9 @@ public struct ParleyServer: Sendable {
         let janitorServices: [any Service] = configuration.attachmentSweepInterval == nil ? [] : [attachmentJanitor]
         // Commits made before the first poll already know which apps have endpoints.
         webhookApps.add(try await store.webhookApps())
-        let webhookServices: [any Service] = configuration.webhooks.isDeliveryEnabled ? [webhookDeliverer] : []
+        pushApps.add(try await store.pushApps())
+        let webhookServices: [any Service] = (configuration.webhooks.isDeliveryEnabled ? [webhookDeliverer] : [])
+            + (configuration.push.isDeliveryEnabled ? [pushDeliverer] : [])
         let mailServices: [any Service] = configuration.smtp.map { smtp in
             [Mailer(store: store, smtp: smtp, retryDelays: configuration.mailRetryDelays, pollInterval: configuration.mailPollInterval,
                     clock: configuration.clock, logger: logger)]

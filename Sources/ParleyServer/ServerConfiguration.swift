@@ -72,7 +72,14 @@ public struct ServerConfiguration: Sendable {
     public var commitEffects: any CommitEffects = NoCommitEffects()
     /// Webhook delivery: retries, rotation overlap, polling. Default ``WebhookConfiguration/init()``.
     public var webhooks = WebhookConfiguration()
-    /// The 32-byte key that seals secrets kept in the database (webhook signing secrets) with
+    /// Push delivery: the providers' URLs, the delay before a push, retries. Default
+    /// ``PushConfiguration/init()``: Apple's and Google's servers.
+    public var push = PushConfiguration()
+    /// PEM certificates parleyd's own requests trust beside the system's (local fakes of the push
+    /// providers in tests). Default none.
+    public var outboundTrustRootsFile: String?
+    /// The 32-byte key that seals secrets kept in the database (webhook signing secrets, push
+    /// provider keys, devices' auth secrets) with
     /// AES-GCM (``SecretBox``). Nil: webhooks cannot be made (409 `secrets_key_missing`). Default
     /// nil; parleyd reads `--secrets-key-file` / `PARLEY_SECRETS_KEY`, or makes `secrets.key` in its
     /// data directory.

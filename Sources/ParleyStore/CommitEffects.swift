@@ -86,4 +86,8 @@ public enum OutboxTargets: Sendable, Hashable {
     /// none when there is no such endpoint. Each row's id is `"<entry id>.<endpoint id>"`, its
     /// target the endpoint, its message id the entry's id.
     case webhookEndpoints(event: String)
+    /// One row per push device the visitor has registered in the entry's app; none when there is
+    /// no device. Each row's id is `"<entry id>.<device id>"`, its target the device, its message
+    /// id the entry's id.
+    case pushDevices(visitor: VisitorID)
 }

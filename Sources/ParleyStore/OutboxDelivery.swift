@@ -60,6 +60,8 @@ public struct OutboxAttemptRecord: Sendable, Hashable {
 /// What follows an attempt.
 public enum OutboxOutcome: Sendable, Hashable {
     case delivered
+    /// Done without sending (the visitor read it first; the device is gone), for this reason.
+    case skipped(reason: String)
     /// Try again at this time.
     case retry(at: Date)
     /// Give up on the row. With `disablingTarget`, its destination is disabled with that reason in

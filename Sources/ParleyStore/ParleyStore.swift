@@ -12,7 +12,7 @@ import ParleyCore
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore, PushDeliveryStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String
@@ -185,6 +185,8 @@ public protocol OutboxStore: Sendable {
     func recordOutboxAttempt(_ id: String, _ attempt: OutboxAttemptRecord, body: String?, outcome: OutboxOutcome) async throws
     /// Rows of `kind` for `target`, newest first, at most `limit`, with their attempts.
     func outboxRows(kind: String, target: String, limit: Int) async throws -> [OutboxRowRecord]
+    /// An app's rows of `kind`, newest first, at most `limit`, with their attempts.
+    func outboxRows(kind: String, app: AppID, limit: Int) async throws -> [OutboxRowRecord]
     /// One row of `kind` for `target` with its attempts, or nil.
     func outboxRow(_ id: String, kind: String, target: String) async throws -> OutboxRowRecord?
     /// Makes a row due again at `at` (pending, not held), whatever became of it; its attempts stay.

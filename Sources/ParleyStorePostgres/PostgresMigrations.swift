@@ -210,6 +210,15 @@ enum PostgresMigrations {
             "CREATE UNIQUE INDEX push_devices_token ON push_devices(app_id, provider, token)",
             "CREATE INDEX push_devices_visitor ON push_devices(app_id, visitor_id)",
         ]),
+        // Push delivery (issue 16): an app's provider keys, sealed; the admins' list of its pushes.
+        ("0015-push-settings", [
+            """
+            CREATE TABLE push_settings (
+                app_id TEXT PRIMARY KEY REFERENCES apps(id), settings TEXT NOT NULL, apns_key TEXT, fcm_account TEXT,
+                updated_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX outbox_app ON outbox(kind, app_id, created_at)",
+        ]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -27,6 +27,16 @@ extension PostgresStore {
                 WHERE e.app_id = \(entry.appID.rawValue) AND e.enabled AND (e.events = '' OR strpos(e.events, \(",\(event),")) > 0)
                 ORDER BY e.id
                 """, logger: logger)
+        case .pushDevices(let visitor):
+            try await connection.query(
+                """
+                INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at, target, message_id)
+                SELECT \(entry.id) || '.' || d.device_id, \(entry.kind), \(entry.appID.rawValue), \(entry.conversationID.rawValue), \(entry.seq),
+                    \(entry.payload), \(due), 0, \(due), d.device_id, \(entry.id)
+                FROM push_devices d
+                WHERE d.app_id = \(entry.appID.rawValue) AND d.visitor_id = \(visitor.rawValue)
+                ORDER BY d.device_id
+                """, logger: logger)
         }
     }
 
@@ -72,6 +82,12 @@ extension PostgresStore {
                     UPDATE outbox SET attempts = \(number), body = COALESCE(body, \(body)), status = 'delivered', done_at = \(at), last_error = NULL
                     WHERE id = \(id)
                     """, logger: logger)
+            case .skipped(let reason):
+                try await connection.query(
+                    """
+                    UPDATE outbox SET attempts = \(number), body = COALESCE(body, \(body)), status = 'skipped', done_at = \(at), last_error = \(reason)
+                    WHERE id = \(id)
+                    """, logger: logger)
             case .retry(let next):
                 try await connection.query(
                     """
@@ -101,6 +117,14 @@ extension PostgresStore {
     public func outboxRows(kind: String, target: String, limit: Int) async throws -> [OutboxRowRecord] {
         let found = try await rows(
             "SELECT * FROM outbox WHERE kind = \(kind) AND target = \(target) ORDER BY created_at DESC, position DESC LIMIT \(Int64(limit))")
+        var records: [OutboxRowRecord] = []
+        for row in found { records.append(try await rowRecord(row)) }
+        return records
+    }
+
+    public func outboxRows(kind: String, app: AppID, limit: Int) async throws -> [OutboxRowRecord] {
+        let found = try await rows(
+            "SELECT * FROM outbox WHERE kind = \(kind) AND app_id = \(app.rawValue) ORDER BY created_at DESC, position DESC LIMIT \(Int64(limit))")
         var records: [OutboxRowRecord] = []
         for row in found { records.append(try await rowRecord(row)) }
         return records

@@ -329,6 +329,19 @@ enum SQLiteMigrations {
                 CREATE INDEX push_devices_visitor ON push_devices(app_id, visitor_id);
                 """)
         }
+        // Push delivery (issue 16): an app's provider keys, sealed; the admins' list of its pushes.
+        migrator.registerMigration("0015-push-settings") { db in
+            try db.execute(sql: """
+                CREATE TABLE push_settings (
+                    app_id TEXT PRIMARY KEY REFERENCES apps(id),
+                    settings TEXT NOT NULL,
+                    apns_key TEXT,
+                    fcm_account TEXT,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE INDEX outbox_app ON outbox(kind, app_id, created_at);
+                """)
+        }
         return migrator
     }
 }

@@ -28,6 +28,17 @@ extension SQLiteStore {
                     entry.id, entry.kind, entry.appID.rawValue, entry.conversationID.rawValue, entry.seq, entry.payload, due, due, entry.id,
                     entry.appID.rawValue, ",\(event),",
                 ])
+        case .pushDevices(let visitor):
+            try db.cachedStatement(sql: """
+                INSERT INTO outbox (id, kind, app_id, conversation_id, seq, payload, due_at, attempts, created_at, target, message_id)
+                SELECT ? || '.' || d.device_id, ?, ?, ?, ?, ?, ?, 0, ?, d.device_id, ?
+                FROM push_devices d
+                WHERE d.app_id = ? AND d.visitor_id = ?
+                ORDER BY d.device_id
+                """).execute(arguments: [
+                    entry.id, entry.kind, entry.appID.rawValue, entry.conversationID.rawValue, entry.seq, entry.payload, due, due, entry.id,
+                    entry.appID.rawValue, visitor.rawValue,
+                ])
         }
     }
 
@@ -67,6 +78,10 @@ extension SQLiteStore {
                 try db.execute(
                     sql: "UPDATE outbox SET attempts = ?, body = COALESCE(body, ?), status = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
                     arguments: [number, body, at, id])
+            case .skipped(let reason):
+                try db.execute(
+                    sql: "UPDATE outbox SET attempts = ?, body = COALESCE(body, ?), status = 'skipped', done_at = ?, last_error = ? WHERE id = ?",
+                    arguments: [number, body, at, reason, id])
             case .retry(let next):
                 try db.execute(
                     sql: "UPDATE outbox SET attempts = ?, body = COALESCE(body, ?), due_at = ?, last_error = ? WHERE id = ?",
@@ -92,6 +107,15 @@ extension SQLiteStore {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM outbox WHERE kind = ? AND target = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
                 arguments: [kind, target, limit]
+            ).map { try Self.rowRecord($0, in: db) }
+        }
+    }
+
+    public func outboxRows(kind: String, app: AppID, limit: Int) async throws -> [OutboxRowRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM outbox WHERE kind = ? AND app_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                arguments: [kind, app.rawValue, limit]
             ).map { try Self.rowRecord($0, in: db) }
         }
     }

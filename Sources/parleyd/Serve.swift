@@ -101,7 +101,7 @@ struct Serve: AsyncParsableCommand {
     var tlsKey: String?
 
     @Flag(name: .customLong("allow-private-outbound"), help: ArgumentHelp(
-        "Let apps' auth services, key sets and webhooks be on loopback or private addresses, and plain http (tests, private networks only)."))
+        "Let apps' auth services, key sets, webhooks and push providers be on loopback or private addresses, and plain http (tests, private networks only)."))
     var allowPrivateOutbound = false
 
     @Option(name: .customLong("secrets-key-file"), help: ArgumentHelp(
@@ -120,6 +120,34 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("webhook-first-retry"), help: ArgumentHelp(
         "Seconds before a failed webhook delivery's first retry; later ones double (default 5).", visibility: .hidden))
     var webhookFirstRetry: Double?
+
+    @Option(name: .customLong("push-delay"), help: ArgumentHelp(
+        "Seconds after an agent's message before its push is sent; a visitor who reads it meanwhile gets none (env PARLEY_PUSH_DELAY; default 3)."))
+    var pushDelay: Double?
+
+    @Option(name: .customLong("push-retry-hours"), help: ArgumentHelp(
+        "How long a push the provider refuses for now (429, 5xx, no answer) is retried (env PARLEY_PUSH_RETRY_HOURS; default 4)."))
+    var pushRetryHours: Double?
+
+    @Option(name: .customLong("push-first-retry"), help: ArgumentHelp(
+        "Seconds before a failed push's first retry; later ones double (default 2).", visibility: .hidden))
+    var pushFirstRetry: Double?
+
+    @Option(name: .customLong("apns-url"), help: ArgumentHelp(
+        "APNs for production tokens (env PARLEY_APNS_URL; default https://api.push.apple.com).", valueName: "url"))
+    var apnsURL: String?
+
+    @Option(name: .customLong("apns-sandbox-url"), help: ArgumentHelp(
+        "APNs for sandbox tokens (env PARLEY_APNS_SANDBOX_URL; default https://api.sandbox.push.apple.com).", valueName: "url"))
+    var apnsSandboxURL: String?
+
+    @Option(name: .customLong("fcm-url"), help: ArgumentHelp(
+        "FCM's HTTP v1 API (env PARLEY_FCM_URL; default https://fcm.googleapis.com).", valueName: "url"))
+    var fcmURL: String?
+
+    @Option(name: .customLong("outbound-ca-file"), help: ArgumentHelp(
+        "PEM certificates parleyd's own requests trust beside the system's (local push provider fakes in tests).", valueName: "path"))
+    var outboundCAFile: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -211,6 +239,7 @@ struct Serve: AsyncParsableCommand {
             guard seconds > 0 else { throw ValidationError("--webhook-first-retry must be positive") }
             configuration.webhooks.backoff.initialDelay = seconds
         }
+        try configurePush(&configuration, environment: environment)
         if let hours = webhookRotationOverlapHours ?? environment["PARLEY_WEBHOOK_ROTATION_OVERLAP_HOURS"].flatMap(Double.init) {
             guard hours >= 0 else { throw ValidationError("--webhook-rotation-overlap-hours must not be negative") }
             configuration.webhooks.rotationOverlap = hours * 3600
@@ -256,5 +285,37 @@ enum Banner {
         ]
         Swift.print(lines.joined(separator: "\n"))
         fflush(nil)
+    }
+}
+
+extension Serve {
+    /// The push options: providers' URLs, the delay, retries, extra trusted certificates.
+    func configurePush(_ configuration: inout ServerConfiguration, environment: [String: String]) throws {
+        if let seconds = pushDelay ?? environment["PARLEY_PUSH_DELAY"].flatMap(Double.init) {
+            guard seconds >= 0 else { throw ValidationError("--push-delay must not be negative") }
+            configuration.push.delay = seconds
+        }
+        if let hours = pushRetryHours ?? environment["PARLEY_PUSH_RETRY_HOURS"].flatMap(Double.init) {
+            guard hours > 0 else { throw ValidationError("--push-retry-hours must be positive") }
+            configuration.push.backoff.retryDuration = hours * 3600
+        }
+        if let seconds = pushFirstRetry {
+            guard seconds > 0 else { throw ValidationError("--push-first-retry must be positive") }
+            configuration.push.backoff.initialDelay = seconds
+        }
+        func url(_ option: String?, _ variable: String, _ name: String) throws -> URL? {
+            guard let text = option ?? environment[variable] else { return nil }
+            guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw ValidationError("\(name) must be an absolute http(s) URL")
+            }
+            return url
+        }
+        if let url = try url(apnsURL, "PARLEY_APNS_URL", "--apns-url") { configuration.push.apnsProductionURL = url }
+        if let url = try url(apnsSandboxURL, "PARLEY_APNS_SANDBOX_URL", "--apns-sandbox-url") { configuration.push.apnsSandboxURL = url }
+        if let url = try url(fcmURL, "PARLEY_FCM_URL", "--fcm-url") { configuration.push.fcmURL = url }
+        if let path = outboundCAFile {
+            guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--outbound-ca-file: \(path) is not readable") }
+            configuration.outboundTrustRootsFile = path
+        }
     }
 }

@@ -39,11 +39,11 @@ struct WebhookSigningTests {
 
     @Test(arguments: [(1, 5.0), (2, 10.0), (3, 20.0), (7, 320.0), (13, 20_480.0), (14, 21_600.0), (40, 21_600.0)])
     func backoff_doublesFrom5sTo6h(_ attempt: Int, _ wait: TimeInterval) {
-        #expect(WebhookBackoff().delay(after: attempt, u: 0) == wait)
+        #expect(DeliveryBackoff().delay(after: attempt, u: 0) == wait)
     }
 
     @Test func backoff_jitters_andGivesUpPastTheRetryTime() {
-        var backoff = WebhookBackoff()
+        var backoff = DeliveryBackoff()
         #expect(backoff.delay(after: 1, u: 1) == 6 && backoff.delay(after: 1, u: -1) == 4)
         backoff.retryDuration = 60
         let created = Date(timeIntervalSince1970: 0)

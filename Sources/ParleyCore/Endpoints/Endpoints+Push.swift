@@ -15,8 +15,26 @@ public struct PushEndpoints: Sendable {
     /// `GET /v1/push/devices`: the visitor's registered devices.
     public var devices: Endpoint<Void, PushDeviceList> { .init(.get, "/v1/push/devices") }
 
+    /// `GET /v1/admin/apps/:app/push`: which providers are set up (never their keys), and previews.
+    public var settings: Endpoint<Void, PushSettings> { .init(.get, "/v1/admin/apps/:app/push") }
+    /// `PATCH /v1/admin/apps/:app/push`: previews on or off.
+    public var updateSettings: Endpoint<UpdatePushSettingsRequest, PushSettings> { .init(.patch, "/v1/admin/apps/:app/push") }
+    /// `PUT /v1/admin/apps/:app/push/apns`: the APNs key (sealed at rest, never shown again).
+    public var setAPNs: Endpoint<APNsCredentialsRequest, PushSettings> { .init(.put, "/v1/admin/apps/:app/push/apns") }
+    /// `DELETE /v1/admin/apps/:app/push/apns`: no more pushes to Apple devices.
+    public var removeAPNs: Endpoint<Void, PushSettings> { .init(.delete, "/v1/admin/apps/:app/push/apns") }
+    /// `PUT /v1/admin/apps/:app/push/fcm`: the Firebase service account (sealed at rest, never shown again).
+    public var setFCM: Endpoint<FCMCredentialsRequest, PushSettings> { .init(.put, "/v1/admin/apps/:app/push/fcm") }
+    /// `DELETE /v1/admin/apps/:app/push/fcm`: no more pushes through Firebase.
+    public var removeFCM: Endpoint<Void, PushSettings> { .init(.delete, "/v1/admin/apps/:app/push/fcm") }
+    /// `GET /v1/admin/apps/:app/push/deliveries?limit=`: the latest pushes, newest first, with attempts.
+    public var deliveries: Endpoint<Void, PushDeliveryList> { .init(.get, "/v1/admin/apps/:app/push/deliveries") }
+
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [register.erased, unregister.erased, devices.erased] }
+    public var all: [AnyEndpoint] {
+        [register.erased, unregister.erased, devices.erased, settings.erased, updateSettings.erased, setAPNs.erased, removeAPNs.erased,
+         setFCM.erased, removeFCM.erased, deliveries.erased]
+    }
 }
 
 /// `GET /v1/push/devices`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 import HTTPTypes
 import Hummingbird
 
@@ -28,7 +29,7 @@ struct BrowserSessions: Sendable {
 
     /// The CSRF token that goes with a session token.
     func csrfToken(for sessionToken: String) -> String {
-        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(sessionToken.utf8), using: key)))
+        Data(HMAC<SHA256>.authenticationCode(for: Data(sessionToken.utf8), using: key)).base64URLEncoded
     }
 
     /// The session token from the request's cookie, if any.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 import ParleyCore
 
 /// Signed, expiring visitor tokens: `pv1.<payload>.<signature>`, both base64url.
@@ -28,8 +29,8 @@ struct VisitorTokens: Sendable {
         // Whole seconds: the token carries seconds, so the answer's expires_at must agree with it.
         let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let claims = Claims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
-        let payload = Base64URL.encode(try! JSONEncoder().encode(claims))  // a struct of strings and ints always encodes
-        let signature = Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("pv1." + payload).utf8), using: key)))
+        let payload = (try! JSONEncoder().encode(claims)).base64URLEncoded  // a struct of strings and ints always encodes
+        let signature = Data(HMAC<SHA256>.authenticationCode(for: Data(("pv1." + payload).utf8), using: key)).base64URLEncoded
         return ("pv1.\(payload).\(signature)", expiresAt)
     }
 
@@ -37,9 +38,9 @@ struct VisitorTokens: Sendable {
     func verify(_ token: String, now: Date) -> VisitorCaller? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "pv1",
-              let signature = Base64URL.decode(String(parts[2])),
+              let signature = Data(base64URLEncoded: String(parts[2])),
               HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(("pv1." + parts[1]).utf8), using: key),
-              let payload = Base64URL.decode(String(parts[1])),
+              let payload = Data(base64URLEncoded: String(parts[1])),
               let claims = try? JSONDecoder().decode(Claims.self, from: payload),
               claims.expires > Int64(now.timeIntervalSince1970),
               let app = AppID(validating: claims.app), let visitor = VisitorID(validating: claims.visitor)
@@ -54,7 +55,7 @@ enum OpaqueTokens {
     static func make(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return prefix + "." + Base64URL.encode(Data(bytes))
+        return prefix + "." + Data(bytes).base64URLEncoded
     }
 
     /// The SHA-256 of a token, hex: what the store keeps.
@@ -74,19 +75,5 @@ enum OpaqueTokens {
         let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ23456789")
         var generator = SystemRandomNumberGenerator()
         return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
-    }
-}
-
-/// base64url without padding (RFC 4648 §5).
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

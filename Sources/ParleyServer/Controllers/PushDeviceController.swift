@@ -7,6 +7,7 @@ import ParleyStore
 /// `setPushToken`), removed when push is turned off or the visitor logs out (Unblu).
 struct PushDeviceController {
     let store: any ParleyStore
+    let push: PushService
     let clock: any WallClock
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
@@ -16,8 +17,9 @@ struct PushDeviceController {
             let body = try await request.decodeJSON(PushDeviceRequest.self, context: context)
             try body.check()
             let now = clock.now()
+            // The auth secret is kept sealed: with the database alone, nobody reads the pushes.
             let stored = try await store.registerPushDevice(PushDeviceRecord(
-                appID: visitor.appID, visitorID: visitor.visitorID, deviceID: device, request: body, createdAt: now, updatedAt: now))
+                appID: visitor.appID, visitorID: visitor.visitorID, deviceID: device, request: try push.sealed(body), createdAt: now, updatedAt: now))
             return JSONResponse(stored.device)
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 import JWTKit
 import ParleyCore
 
@@ -114,13 +115,4 @@ struct UserTokenClaims: JWTPayload {
     var attributes: [String: String]?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
-extension Data {
-    /// Decodes base64url without padding (RFC 7515 §2).
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
 }

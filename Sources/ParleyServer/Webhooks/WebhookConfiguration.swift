@@ -5,9 +5,9 @@ public struct WebhookConfiguration: Sendable {
     /// Run the delivery worker on this node. Default true. (With several nodes, every node runs
     /// one; they share the rows.)
     public var isDeliveryEnabled = true
-    /// Retry waits and how long a delivery is retried. Default ``WebhookBackoff/init()``: 5 s
+    /// Retry waits and how long a delivery is retried. Default ``DeliveryBackoff/init()``: 5 s
     /// doubling to 6 h, ±20 %, for 3 days.
-    public var backoff = WebhookBackoff()
+    public var backoff = DeliveryBackoff()
     /// How long the secret before a rotation keeps signing beside the new one. Default 24 h.
     public var rotationOverlap: TimeInterval = 24 * 3600
     /// How often the worker looks for due deliveries when nothing rang (a commit on this node rings

@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// Delivers the webhook rows of the outbox (decision 0016): claims due rows with a lease (several
 /// nodes share them), signs each per Standard Webhooks, POSTs it to the endpoint's checked address,
-/// records the attempt, and schedules the next by ``WebhookBackoff``; a row that fails for the
+/// records the attempt, and schedules the next by ``DeliveryBackoff``; a row that fails for the
 /// whole retry time is given up and its endpoint disabled with the reason.
 ///
 /// At least once: a node killed between the receiver's answer and the record tries the row again
@@ -19,7 +19,7 @@ struct WebhookDeliverer: Service {
     let secrets: SecretBox?
     let configuration: WebhookConfiguration
     let bell: OutboxBell
-    let apps: WebhookApps
+    let apps: KnownApps
     let clock: any WallClock
     let logger: Logger
 
@@ -27,56 +27,12 @@ struct WebhookDeliverer: Service {
     var lease: TimeInterval { outbound.policy.timeout * 2 + 10 }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await clock.sleep(for: configuration.pollInterval)
-                        // Another node's new endpoint: this node's commits add its rows from now on.
-                        if let fresh = try? await store.webhookApps() { apps.add(fresh) }
-                        bell.ring()
-                    }
-                }
-                group.addTask {
-                    for await _ in bell.rings {
-                        if Task.isCancelled { break }
-                        await deliverDue()
-                    }
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-    }
-
-    /// Claims and delivers what is due, until nothing is (a delivered row may free its successor).
-    /// A pipeline, not rounds: up to ``WebhookConfiguration/concurrency`` deliveries are in flight,
-    /// and once half of them are done the next claim refills them, so a slow receiver holds up
-    /// only its own deliveries, and a claim still takes several rows at once.
-    func deliverDue() async {
-        let limit = max(1, configuration.concurrency)
-        await withTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            var mayHaveMore = true
-            while !Task.isCancelled {
-                if mayHaveMore, inFlight == 0 || limit - inFlight >= (limit + 1) / 2 {
-                    let rows: [ClaimedOutboxRow]
-                    do {
-                        rows = try await store.claimOutbox(kind: WebhookRule.kind, now: clock.now(), lease: lease, limit: limit - inFlight)
-                    } catch {
-                        logger.warning("webhook outbox not readable", metadata: ["error": "\(error)"])
-                        rows = []
-                    }
-                    for row in rows { group.addTask { await deliver(row) } }
-                    inFlight += rows.count
-                    mayHaveMore = !rows.isEmpty
-                }
-                guard inFlight > 0 else { return }
-                await group.next()
-                inFlight -= 1
-                mayHaveMore = true
-            }
-        }
+        var worker = OutboxWorker(
+            kind: WebhookRule.kind, store: store, bell: bell, clock: clock, pollInterval: configuration.pollInterval,
+            concurrency: configuration.concurrency, lease: lease, logger: logger, deliver: deliver)
+        // Another node's new endpoint: this node's commits add its rows from now on.
+        worker.onPoll = { [store, apps] in if let fresh = try? await store.webhookApps() { apps.add(fresh) } }
+        await worker.run()
     }
 
     /// One attempt at one row, recorded.
@@ -112,9 +68,7 @@ struct WebhookDeliverer: Service {
         } catch {
             failure = String("\(error)".prefix(500))
         }
-        let duration = ContinuousClock.now - startedMonotonic
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let attempt = OutboxAttemptRecord(at: started, status: status, response: response, error: failure, duration: seconds)
+        let attempt = OutboxAttemptRecord(at: started, status: status, response: response, error: failure, duration: secondsSince(startedMonotonic))
         let delivered = failure == nil && status.map { (200..<300).contains($0) } == true
         let outcome: OutboxOutcome
         if delivered {

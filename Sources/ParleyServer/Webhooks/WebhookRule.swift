@@ -12,12 +12,12 @@ public struct WebhookRule: CommitEffects {
     public static let kind = "webhook"
     /// The apps that have an enabled endpoint, as this node last read them; nil: every app. A
     /// commit of another app adds no statement to its transaction.
-    let apps: WebhookApps?
+    let apps: KnownApps?
 
     /// A rule for every app (the store finds no endpoint for apps without one).
     public init() { apps = nil }
 
-    init(apps: WebhookApps) { self.apps = apps }
+    init(apps: KnownApps) { self.apps = apps }
 
     private func concerns(_ app: AppID) -> Bool { apps?.contains(app) ?? true }
 
@@ -86,17 +86,4 @@ public struct WebhookRule: CommitEffects {
             id: WebhookMessageID.generate(at: payload.timestamp).rawValue, kind: kind, appID: conversation.appID, conversationID: conversation.id,
             seq: seq, payload: json, dueAt: payload.timestamp, targets: .webhookEndpoints(event: payload.type.rawValue))
     }
-}
-
-/// The apps with an enabled webhook endpoint, as this node knows them: read at start and at every
-/// poll of the deliverer, and added to at once when an endpoint is made or enabled here. Another
-/// node's new endpoint is seen within one poll interval (decision 0016). It only grows: an app whose
-/// endpoints went away costs its commits one statement that finds no endpoint, until a restart, and
-/// a read racing a local insert can never drop it.
-final class WebhookApps: Sendable {
-    private let apps = Locked<Set<AppID>>([])
-
-    func contains(_ app: AppID) -> Bool { apps.withLock { $0.contains(app) } }
-    func insert(_ app: AppID) { _ = apps.withLock { $0.insert(app) } }
-    func add(_ fresh: Set<AppID>) { apps.withLock { $0.formUnion(fresh) } }
 }

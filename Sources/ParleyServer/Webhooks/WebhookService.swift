@@ -10,7 +10,7 @@ struct WebhookService: Sendable {
     let policy: OutboundPolicy
     let configuration: WebhookConfiguration
     let bell: OutboxBell
-    let apps: WebhookApps
+    let apps: KnownApps
     let clock: any WallClock
 
     static let maxURLLength = 2_000

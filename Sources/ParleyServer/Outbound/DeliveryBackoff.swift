@@ -1,6 +1,6 @@
 import Foundation
 
-/// When a failed webhook delivery is tried again, as a pure function of its attempts (async-http-client
+/// When a failed delivery (a webhook call, a push) is tried again, as a pure function of its attempts (async-http-client
 /// style: a formula, a table, injected randomness).
 ///
 /// After attempt *n* fails, the next waits `min(initial × 2^(n−1), maximum) × (1 + jitter × u)`,
@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A delivery is given up when the next attempt would fall after `created + retryDuration`
 /// (default 3 days: about 22 attempts); its endpoint is then disabled with the reason.
-public struct WebhookBackoff: Sendable, Hashable {
+public struct DeliveryBackoff: Sendable, Hashable {
     /// The wait after the first failure. Default 5 s.
     public var initialDelay: TimeInterval = 5
     /// The longest wait between attempts. Default 6 h.
