@@ -197,6 +197,11 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func pushOutbox_fansOutToDevices_skipsListsAndCountsUnread(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.pushOutbox_fansOutToDevices_skipsListsAndCountsUnread)
+    }
+
+    @Test(arguments: StoreFactory.all)
     func pushPage_isIdempotentByClientID_sharedWithMessages(_ factory: StoreFactory) async throws {
         try await run(factory, StoreConformance.pushPage_isIdempotentByClientID_sharedWithMessages)
     }
