@@ -85,6 +85,7 @@ public final class TestServer: Sendable {
         // manual clock's sleepers see only their own.
         configuration.secretsKey = Data(repeating: 9, count: 32)
         configuration.webhooks.isDeliveryEnabled = false
+        configuration.push.isDeliveryEnabled = false
         configuration.tls = tls.map { ServerTLS(certificateChainPEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
         configure(&configuration)
         var logger = givenLogger ?? Logger(label: "parleyd-test")
