@@ -371,6 +371,8 @@ async def main():
     config.keyfile = os.path.join(directory, "server.key")
     config.alpn_protocols = ["h2", "http/1.1"]
     config.graceful_timeout = 1
+    # APNs keeps idle connections open for long; hypercorn's 5 s default would race a client's next push.
+    config.keep_alive_timeout = 600
     config.accesslog = None
     config.errorlog = "-"  # stderr: stdout carries only the one JSON line
 
