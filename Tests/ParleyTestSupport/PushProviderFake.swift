@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Local fakes of Apple's APNs and Google's FCM HTTP v1 (with its OAuth token endpoint) for push
 /// tests: `Tests/Push/fake_providers.py`, run with the repository's `.venv` (which `scripts/test.sh`
 /// prepares). It serves HTTP/2 over TLS at ``tlsURL`` with a certificate from its own CA
