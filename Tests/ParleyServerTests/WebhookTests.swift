@@ -12,12 +12,8 @@ import Testing
 /// a guessed delay.
 @Suite(.timeLimit(.minutes(3)), .enabled(if: WebhookReceiver.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
 struct WebhookTests {
-    enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
-        case sqlite, postgres
-        var description: String { rawValue }
-    }
-
-    static var stores: [Store] { nodeTestDatabaseURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    typealias Store = TestStore
+    static var stores: [Store] { TestStore.available }
 
     /// A server on `store` whose webhook worker runs on `clock`: retries 1 s doubling to 4 s, no jitter.
     func withWebhookServer(
@@ -34,21 +30,7 @@ struct WebhookTests {
             $0.webhooks.random = { 0 }
             configure(&$0)
         }
-        switch store {
-        case .sqlite:
-            try await withServer(configure: setUp, body)
-        case .postgres:
-            let (configuration, drop) = try await PostgresAdmin.freshDatabase(url: try #require(nodeTestDatabaseURL))
-            do {
-                let server = try await TestServer.start(store: try await PostgresStore(configuration: configuration), configure: setUp)
-                do { try await body(server) } catch { await server.stop(); throw error }
-                await server.stop()
-            } catch {
-                await drop()
-                throw error
-            }
-            await drop()
-        }
+        try await withServer(on: store, configure: setUp, body)
     }
 
     /// Moves the clock a second at a time until the receiver has `count` requests (each step waits

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Local fakes of Apple's APNs and Google's FCM HTTP v1 (with its OAuth token endpoint) for push
 /// tests: `Tests/Push/fake_providers.py`, run with the repository's `.venv` (which `scripts/test.sh`
 /// prepares). It serves HTTP/2 over TLS at ``tlsURL`` with a certificate from its own CA
@@ -171,6 +175,10 @@ public final class PushProviderFake: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             process.terminate()
+            // Bounded: a fake that does not stop within 3 s is killed, so a test never hangs here.
+            let deadline = Date().addingTimeInterval(3)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

@@ -378,6 +378,9 @@ async def main():
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # A child inherits its parent's blocked signals: a Swift test process blocks SIGTERM on the
+    # thread that spawns us, and a blocked SIGTERM would never stop the fake.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     if args.exit_on_stdin_eof:
