@@ -59,6 +59,11 @@ struct ChatCommand: AsyncParsableCommand {
         "HMAC-SHA256 of --user-id with the app's secret key, hex, from the app's backend.", valueName: "hex"))
     var userHash: String?
 
+    @Option(name: .customLong("push-demo"), help: ArgumentHelp(
+        "Register this terminal as a push device and show each push the local provider fake (Tests/Push/fake_providers.py) got for it, "
+            + "decrypted: what a phone would show. The fake's control URL, e.g. http://127.0.0.1:PORT.", valueName: "url"))
+    var pushDemo: String?
+
     /// The identity the options give.
     var identity: ParleyConfiguration.Identity {
         guard let userID else { return .anonymous }
@@ -77,6 +82,7 @@ struct ChatCommand: AsyncParsableCommand {
         if let name { try Check.shortText(name, option: "--name", maxLength: 100) }
         if let email { try Check.email(email) }
         if let subject { try Check.shortText(subject, option: "--subject", maxLength: Limits.maxSubjectLength) }
+        if let pushDemo, URL(string: pushDemo)?.host == nil { throw ValidationError("--push-demo takes the fake's control URL, such as http://127.0.0.1:8081") }
     }
 
     func run() async throws {

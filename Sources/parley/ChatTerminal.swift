@@ -70,6 +70,13 @@ struct ChatTerminal {
             for await event in events { await Self.print(event, in: conversationID, files: files) }
         }
         defer { printer.cancel() }
+        var pushWatcher: Task<Void, Never>?
+        if let address = command.pushDemo, let url = URL(string: address) {
+            let demo = PushDemo(controlURL: url)
+            TerminalIO.say(try await withServerErrors(server: serverURL) { try await demo.register(client) })
+            pushWatcher = Task { await demo.watch() }
+        }
+        defer { pushWatcher?.cancel() }
         while let line = await prompter.lines.next() {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }

@@ -18,6 +18,8 @@ public final class PushProviderFake: @unchecked Sendable {
 
     /// The base URL of APNs, OAuth and FCM, e.g. `https://127.0.0.1:50123` (no trailing slash).
     public let tlsURL: String
+    /// The plain-HTTP control API (`GET /requests`, `POST /mode`, `POST /reset`), as `parley chat --push-demo` takes it.
+    public let controlURL: String
     /// The path of the PEM of the CA that signed the fake's certificate (for `127.0.0.1` and `localhost`).
     public let caFile: String
     /// The APNs signing key, as Apple's `.p8` files hold it: a P-256 key in PKCS#8 PEM.
@@ -125,6 +127,7 @@ public final class PushProviderFake: @unchecked Sendable {
         apnsTeamID = ready.apnsTeamId
         serviceAccountJSON = account
         fcmProjectID = ready.fcmProjectId
+        self.controlURL = controlURL.absoluteString
         http = TestHTTP(baseURL: controlURL)
     }
 
