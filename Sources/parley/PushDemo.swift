@@ -44,7 +44,8 @@ struct PushDemo {
         guard let body = try? JSONSerialization.jsonObject(with: Data(record.body.utf8)) as? [String: Any],
               let message = body["message"] as? [String: Any], let data = message["data"] as? [String: String]
         else { return "· push (HTTP \(record.status)): not a Parley push" }
-        let wire = "\(record.body.count) bytes to the provider\(record.body.contains("\"enc\"") ? ", content sealed" : ", content in the clear")"
+        let sealed = data["parley"].flatMap { try? ParleyJSON.decode(PushEnvelope.self, from: Data($0.utf8)) }?.encrypted != nil
+        let wire = "\(record.body.count) bytes to the provider, content \(sealed ? "sealed" : "in the clear")"
         do {
             let content = try ParleyPush.decryptNotification(data, keys: keys)
             let badge = content.badge.map { " · badge \($0)" } ?? ""

@@ -46,6 +46,45 @@ struct CLISessionTests {
         }
     }
 
+    /// `parley chat --push-demo`: the terminal registers as an encrypted FCM device and shows the
+    /// push the agent's reply made, as the local provider fake received it and decrypted.
+    @Test(.enabled(if: PushProviderFake.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
+    func pushDemo_showsWhatThePushCarried_decrypted() async throws {
+        let fake = try PushProviderFake()
+        defer { fake.stop() }
+        let url = try #require(URL(string: fake.tlsURL))
+        try await withServer(configure: {
+            $0.outboundTrustRootsFile = fake.caFile
+            $0.push.isDeliveryEnabled = true
+            $0.push.delay = 0
+            $0.push.fcmURL = url
+        }) { server in
+            let account = try ParleyJSON.decode(FCMServiceAccount.self, from: Data(fake.serviceAccountJSON.utf8))
+            #expect(try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/push/fcm", FCMCredentialsRequest(serviceAccount: account),
+                                               token: server.adminToken).status == 200)
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-push-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let agent = try await Self.demoAgentTerminal(server)
+            defer { agent.terminate() }
+            let chat = try ChildProcess("parley", arguments: [
+                "chat", "--server", server.baseURL.absoluteString, "--app", server.appID.rawValue, "--name", "Ann",
+                "--subject", "Push demo", "--storage", storage.path, "--push-demo", fake.controlURL,
+            ])
+            defer { chat.terminate() }
+            try await chat.waitFor("push demo: registered as an FCM device (encrypted)")
+            try await agent.waitFor("new conversation 1")
+            agent.type("Your parcel left the depot")
+            try await chat.waitFor("[message · badge 1")
+            let line = try #require(chat.printed.split(separator: "\n").first { $0.contains("· push (") }.map(String.init))
+            #expect(line.contains("content sealed") && line.contains("Demo Agent — Your parcel left the depot") && line.contains("[message · badge 1"),
+                    "\(line)")
+            let sent = try await fake.requests(provider: "fcm")
+            #expect(sent.count == 1 && !sent[0].body.contains("parcel"), "the provider saw only ciphertext")
+            chat.type("/end")
+            #expect(try await chat.waitForExit() == 0)
+        }
+    }
+
     @Test func filesGoBothWays_withAttach_andAreKeptWithSave() async throws {
         try await withServer { server in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-files-\(UUID().uuidString)")
