@@ -19,7 +19,8 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=
 
 # Swift tests that check Parley against Python packages from PyPI run them from .venv: the webhook
 # tests' receiver (Tests/Webhooks/receiver.py) verifies every signature with standardwebhooks, the
-# push encryption tests open and seal with http-ece (Tests/Push/ece.py).
+# push encryption tests open and seal with http-ece (Tests/Push/ece.py), the push tests send to the
+# APNs/FCM fake (Tests/Push/fake_providers.py: hypercorn, trustme, PyJWT).
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
