@@ -151,7 +151,7 @@ struct PushDeliveryTests {
     }
 
     @Test(arguments: TestStore.available)
-    func readBeforeItWasDue_isSkipped_laterReplyAndTheEndArePushed(_ store: TestStore) async throws {
+    func readBeforeItWasDue_isSkipped_laterReplyTransferAndEndArePushed(_ store: TestStore) async throws {
         let fake = try PushProviderFake()
         defer { fake.stop() }
         let clock = ManualClock(start: Date())
@@ -168,15 +168,21 @@ struct PushDeliveryTests {
             let skipped = try await deliveries(server, fake: fake) { $0.first?.status == .skipped }
             #expect(skipped.first?.lastError == "the visitor read it before it was due")
 
-            // In the background: the next reply and the end are pushed.
+            // In the background: the next reply, a transfer to the queue and the end are pushed.
             try await say("Anything else?", in: conversation.id, token: agent.token, server: server)
-            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/end", body: Data("{}".utf8), token: agent.token).status == 200)
+            #expect(try await server.http.send("POST", "/v1/conversations/\(conversation.id)/transfer", TransferRequest(queueID: server.demo.queue.id),
+                                               token: agent.token).status == 200)
+            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/accept", body: Data("{}".utf8), token: agent.token)
+                .status == 200)
+            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/end", body: Data("{}".utf8), token: agent.token)
+                .status == 200)
             clock.advance(by: 11)
-            let sent = try await pushes(2, "apns", fake: fake, clock: clock)
+            let sent = try await pushes(3, "apns", fake: fake, clock: clock)
             let contents = try sent.map { try ParleyPush.decryptNotification(
                 try #require(try JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any]), keys: nil) }
-            #expect(contents.map(\.kind) == [.message, .ended])
-            #expect(contents[1].body == "The conversation has ended." && sent[1].headers["apns-priority"] == "5")
+            #expect(contents.map(\.kind) == [.message, .transferred, .ended], "in order")
+            #expect(contents[1].body == "Your conversation was passed to a colleague.")
+            #expect(contents[2].body == "The conversation has ended." && contents[2].title == "Grace" && sent[2].headers["apns-priority"] == "5")
         }
     }
 
