@@ -32,10 +32,14 @@ struct KitPushTests {
             #expect(registered.deviceID == deviceID && registered.provider == .apns && registered.environment == .sandbox && registered.encrypted)
             #expect(try await devices() == [registered])
 
-            // What the server stored is what the app gave: the hex token and the device's public key.
+            // What the server stored is what the app gave: the hex token and the device's public key;
+            // the auth secret is sealed with the server's secrets key.
             let stored = try #require(try await server.store.pushDevices(visitor: session.visitor.id, app: server.appID).first)
             #expect(stored.request.token == apnsToken.map { String(format: "%02x", $0) }.joined())
-            #expect(stored.request.encryption == PushEncryptionKeys(publicKey: keys.publicKey, authSecret: keys.authSecretText))
+            #expect(stored.request.encryption?.publicKey == keys.publicKey)
+            let sealed = try #require(stored.request.encryption?.authSecret)
+            #expect(sealed.hasPrefix("v1.") && sealed != keys.authSecretText)
+            #expect(try SecretBox(key: Data(repeating: 9, count: 32)).open(sealed) == keys.authSecretText)
 
             // Replaced by an FCM token in the clear; a malformed one is refused on the device.
             let fcm = try await client.setPushToken("fcm:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx", provider: .fcm)
