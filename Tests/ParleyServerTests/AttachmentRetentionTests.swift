@@ -14,18 +14,7 @@ struct AttachmentRetentionTests {
     static func onEachStore(clock: ManualClock, _ body: (TestServer) async throws -> Void) async throws {
         // The sweep runs by hand: a background one would wake whenever the test moves the clock.
         let configure: (inout ServerConfiguration) -> Void = { $0.clock = clock; $0.attachmentSweepInterval = nil }
-        try await withServer(configure: configure) { try await body($0) }
-        guard let url = nodeTestDatabaseURL else { return }
-        let (configuration, drop) = try await PostgresAdmin.freshDatabase(url: url)
-        do {
-            let server = try await TestServer.start(store: try await PostgresStore(configuration: configuration), configure: configure)
-            do { try await body(server) } catch { await server.stop(); throw error }
-            await server.stop()
-        } catch {
-            await drop()
-            throw error
-        }
-        await drop()
+        for store in TestStore.available { try await withServer(on: store, configure: configure, body) }
     }
 
     @Test func filesPastRetention_areRemoved_andLeftoverBytesSwept_onBothStores() async throws {

@@ -38,6 +38,20 @@ struct PushDeliveryTests {
         }, body)
     }
 
+    /// A fresh provider fake and a server on `store` sending to it, with its manual clock.
+    func withPushFake(
+        _ store: TestStore, configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (TestServer, PushProviderFake, ManualClock) async throws -> Void
+    ) async throws {
+        let fake = try PushProviderFake()
+        defer { fake.stop() }
+        let clock = ManualClock(start: Date())
+        try await withPushServer(store, fake: fake, clock: clock, configure: configure) { server in
+            try await setUpProviders(server, fake: fake)
+            try await body(server, fake, clock)
+        }
+    }
+
     func push(_ server: TestServer) -> String { "/v1/admin/apps/\(server.appID)/push" }
 
     /// Sets up both providers with the fake's keys, as an admin would.
@@ -93,11 +107,7 @@ struct PushDeliveryTests {
 
     @Test(arguments: TestStore.available)
     func agentReply_reachesEachDeviceOnce_apnsInTheClear_fcmEncrypted_noPlaintextOnTheWire(_ store: TestStore) async throws {
-        let fake = try PushProviderFake()
-        defer { fake.stop() }
-        let clock = ManualClock(start: Date())
-        try await withPushServer(store, fake: fake, clock: clock) { server in
-            try await setUpProviders(server, fake: fake)
+        try await withPushFake(store) { server, fake, clock in
             let (visitor, device, agent, conversation) = try await conversation(server)
             let keys = PushKeys()
             try await register(server, visitor, device: device, PushDeviceRequest(provider: .apns, token: Self.apnsToken, environment: .sandbox))
@@ -152,11 +162,7 @@ struct PushDeliveryTests {
 
     @Test(arguments: TestStore.available)
     func readBeforeItWasDue_isSkipped_laterReplyTransferAndEndArePushed(_ store: TestStore) async throws {
-        let fake = try PushProviderFake()
-        defer { fake.stop() }
-        let clock = ManualClock(start: Date())
-        try await withPushServer(store, fake: fake, clock: clock, configure: { $0.push.delay = 10 }) { server in
-            try await setUpProviders(server, fake: fake)
+        try await withPushFake(store, configure: { $0.push.delay = 10 }) { server, fake, clock in
             let (visitor, device, agent, conversation) = try await conversation(server)
             try await register(server, visitor, device: device, PushDeviceRequest(provider: .apns, token: Self.apnsToken))
 
@@ -188,11 +194,7 @@ struct PushDeliveryTests {
 
     @Test(arguments: TestStore.available)
     func goneTokens_removeTheDevice_andABusyProviderIsRetried_deliveredOnce(_ store: TestStore) async throws {
-        let fake = try PushProviderFake()
-        defer { fake.stop() }
-        let clock = ManualClock(start: Date())
-        try await withPushServer(store, fake: fake, clock: clock) { server in
-            try await setUpProviders(server, fake: fake)
+        try await withPushFake(store) { server, fake, clock in
             let (visitor, device, agent, conversation) = try await conversation(server)
             let fcmToken = "fcm-gone-token-\(UUID().uuidString)"
             try await register(server, visitor, device: device, PushDeviceRequest(provider: .apns, token: Self.apnsToken))

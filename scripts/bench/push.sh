@@ -32,6 +32,8 @@ if [ -n "${DATABASE:-}" ]; then
 fi
 taskset -c 1 .venv/bin/python - "$PARLEYD" "$OUT" "$MESSAGES" "$CONVERSATIONS" "$RATE" "$DURATION" "$DB_ARGS" <<'PYTHON'
 import asyncio, datetime, http.client, json, os, re, shutil, subprocess, sys, tempfile, threading, time, uuid
+sys.path.insert(0, "scripts/bench")
+from parleyd_bench import call as shared_call, percentile, start_parleyd
 import httpx, jwt
 
 parleyd, out, messages, conversations, rate, duration = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
@@ -49,30 +51,12 @@ def records():
     return json.loads(control.getresponse().read())
 
 # --- parleyd on CPU0, fresh data directory, pushes due at once. ---
-data = tempfile.mkdtemp(prefix="parley-bench-push-")
-log = open(os.path.join(out, "parleyd.log"), "w")
-proc = subprocess.Popen(["taskset", "-c", "0", parleyd, "serve", "--data-dir", data, "--port", "0", "--admin-token", TOKEN,
-                         "--password-cost", "4", "--no-rate-limits", "--allow-private-outbound", "--log-level", "warning",
-                         "--push-delay", "0", "--apns-url", ready["tls_url"], "--apns-sandbox-url", ready["tls_url"],
-                         "--fcm-url", ready["tls_url"], "--outbound-ca-file", ready["ca_file"]]
-                        + (["--database", database] if database else []),
-                        stdout=subprocess.PIPE, stderr=log, text=True)
-base = app = None
-for line in proc.stdout:
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-    if m: base = int(m.group(1))
-    m = re.search(r"app id:\s+(app_[0-9A-Z]{26})", line)
-    if m: app = m.group(1); break
-threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-assert base and app, "parleyd did not start"
+proc, base, app, data = start_parleyd(parleyd, os.path.join(out, "parleyd.log"), TOKEN, database=database, extra=[
+    "--push-delay", "0", "--apns-url", ready["tls_url"], "--apns-sandbox-url", ready["tls_url"], "--fcm-url", ready["tls_url"],
+    "--outbound-ca-file", ready["ca_file"]])
 
 def call(conn, method, path, body=None, token=TOKEN):
-    conn.request(method, path, json.dumps(body) if body is not None else None,
-                 {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
-    response = conn.getresponse()
-    data = response.read()
-    assert response.status < 300, (method, path, response.status, data)
-    return json.loads(data) if data else None
+    return shared_call(conn, method, path, body, token)
 
 admin = http.client.HTTPConnection("127.0.0.1", base)
 key_pem = open(ready["apns_key_file"]).read()
@@ -117,9 +101,6 @@ def delays(found):
         if at: result.append(record["at"] - at)
     return result
 
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 results = {}
 # (1) Paced: one agent message every 1/RATE s, spread over 16 conversations.

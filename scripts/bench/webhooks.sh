@@ -29,6 +29,8 @@ if [ -n "${DATABASE:-}" ]; then
 fi
 taskset -c 1 python3 - "$PARLEYD" "$OUT" "$MESSAGES" "$CONVERSATIONS" "$RATE" "$DURATION" "$DB_ARGS" <<'PYTHON'
 import asyncio, datetime, http.client, json, os, re, shutil, statistics, subprocess, sys, tempfile, threading, time, uuid
+sys.path.insert(0, "scripts/bench")
+from parleyd_bench import call as shared_call, percentile, start_parleyd
 
 parleyd, out, messages, conversations, rate, duration = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 database = sys.argv[7] if len(sys.argv) > 7 and sys.argv[7] else None
@@ -66,29 +68,11 @@ server = loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0, ba
 receiver_port = server.sockets[0].getsockname()[1]
 threading.Thread(target=loop.run_forever, daemon=True).start()
 
-# --- parleyd on CPU0, fresh SQLite data directory. ---
-data = tempfile.mkdtemp(prefix="parley-bench-webhooks-")
-log = open(os.path.join(out, "parleyd.log"), "w")
-proc = subprocess.Popen(["taskset", "-c", "0", parleyd, "serve", "--data-dir", data, "--port", "0", "--admin-token", TOKEN,
-                         "--password-cost", "4", "--no-rate-limits", "--allow-private-outbound", "--log-level", "warning"]
-                        + (["--database", database] if database else []),
-                        stdout=subprocess.PIPE, stderr=log, text=True)
-base = app = None
-for line in proc.stdout:
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-    if m: base = int(m.group(1))
-    m = re.search(r"app id:\s+(app_[0-9A-Z]{26})", line)
-    if m: app = m.group(1); break
-threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-assert base and app, "parleyd did not start"
+# --- parleyd on CPU0, fresh data directory. ---
+proc, base, app, data = start_parleyd(parleyd, os.path.join(out, "parleyd.log"), TOKEN, database=database)
 
 def call(conn, method, path, body=None, token=TOKEN):
-    conn.request(method, path, json.dumps(body) if body is not None else None,
-                 {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
-    response = conn.getresponse()
-    data = response.read()
-    assert response.status < 300, (method, path, response.status, data)
-    return json.loads(data) if data else None
+    return shared_call(conn, method, path, body, token)
 
 admin = http.client.HTTPConnection("127.0.0.1", base)
 call(admin, "POST", f"/v1/admin/apps/{app}/webhooks", {"url": f"http://127.0.0.1:{receiver_port}/hook", "events": ["message.created"]})
@@ -108,9 +92,6 @@ def wait_for(count, timeout=120):
     while len(arrivals) < count and time.time() < end:
         time.sleep(0.01)
 
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 results = {}
 # (1) Paced: one message every 1/RATE s, spread over the conversations.
