@@ -18,7 +18,7 @@ struct PushDemo {
 
     /// Registers the device; returns the line saying so.
     func register(_ client: ParleyClient) async throws -> String {
-        let device = try await client.setPushToken(token, provider: .fcm, encryption: keys)
+        let device = try await client.setPushToken(token, provider: .fcm, encryption: .keys(keys))
         return "· push demo: registered as an FCM device (\(device.encrypted ? "encrypted" : "in the clear")); pushes the provider fake got for it are shown here"
     }
 

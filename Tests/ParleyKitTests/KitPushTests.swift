@@ -28,7 +28,7 @@ struct KitPushTests {
 
             let keys = PushKeys()
             let apnsToken = Data((0..<32).map { UInt8($0) })
-            let registered = try await client.setPushToken(apnsDeviceToken: apnsToken, environment: .sandbox, encryption: keys)
+            let registered = try await client.setPushToken(apnsDeviceToken: apnsToken, environment: .sandbox, encryption: .keys(keys))
             #expect(registered.deviceID == deviceID && registered.provider == .apns && registered.environment == .sandbox && registered.encrypted)
             #expect(try await devices() == [registered])
 
@@ -42,7 +42,7 @@ struct KitPushTests {
             #expect(try SecretBox(key: Data(repeating: 9, count: 32)).open(sealed) == keys.authSecretText)
 
             // Replaced by an FCM token in the clear; a malformed one is refused on the device.
-            let fcm = try await client.setPushToken("fcm:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx", provider: .fcm)
+            let fcm = try await client.setPushToken("fcm:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx", provider: .fcm, encryption: .none)
             #expect(try await devices() == [fcm] && !fcm.encrypted)
             await #expect(throws: ParleyError.self) { try await client.setPushToken("not hex", provider: .apns) }
             let refused = try await server.http.send("PUT", "/v1/push/devices/\(deviceID)", PushDeviceRequest(provider: .apns, token: "zz"), token: token)
@@ -57,9 +57,18 @@ struct KitPushTests {
             try await client.disablePush()
             #expect(try await devices().isEmpty)
 
-            _ = try await client.setPushToken(apnsDeviceToken: apnsToken)
+            // Encrypted by default, with the install's own keys, kept across a restart of the client.
+            let byDefault = try await client.setPushToken(apnsDeviceToken: apnsToken)
+            #expect(byDefault.encrypted)
             #expect(try await devices().count == 1)
-            try await client.logout()
+            let deviceKeys = try await client.devicePushKeys()
+            let storedDefault = try #require(try await server.store.pushDevices(visitor: session.visitor.id, app: server.appID).first)
+            #expect(storedDefault.request.encryption?.publicKey == deviceKeys.publicKey)
+            await client.stop()
+            let restarted = harness.visitor(storage: storage)
+            try await restarted.start()
+            #expect(try await restarted.devicePushKeys().rawRepresentation == deviceKeys.rawRepresentation)
+            try await restarted.logout()
             let after = try await server.visitor(deviceID).token
             #expect(try await server.http.get("/v1/push/devices", token: after, as: PushDeviceList.self).devices.isEmpty,
                     "logging out stops the device's pushes")

@@ -391,6 +391,17 @@ public actor ParleyClient {
     // MARK: Session
 
     /// The device id the visitor's session was made with (push registrations are per device).
+    /// This install's push keys: kept with the device id, made and stored on first use.
+    func storedPushKeys() throws -> PushKeys {
+        guard var secrets else { throw ParleyError.stopped }
+        if let raw = secrets.pushKeys, let keys = try? PushKeys(rawRepresentation: raw) { return keys }
+        let keys = PushKeys()
+        secrets.pushKeys = keys.rawRepresentation
+        try storage.saveSecrets(secrets)
+        self.secrets = secrets
+        return keys
+    }
+
     func pushDeviceID() throws -> String {
         guard let deviceID = secrets?.deviceID else { throw ParleyError.stopped }
         return deviceID

@@ -113,6 +113,9 @@ public struct StoredSecrets: Codable, Sendable, Hashable {
     /// The verified user the token belongs to; nil for an anonymous visitor. A token is used again
     /// only by the identity it was issued to.
     public var userID: String?
+    /// This install's keys for encrypted pushes (``PushKeys/rawRepresentation``), made on first
+    /// use; nil until then.
+    public var pushKeys: Data?
 
     /// Secrets for a device.
     public init(deviceID: String, token: String? = nil, tokenExpiresAt: Date? = nil, visitorID: VisitorID? = nil, userID: String? = nil) {
