@@ -16,5 +16,5 @@ struct Admin: AsyncParsableCommand {
               export PARLEY_EMAIL=agent@demo.parley PARLEY_PASSWORD='(printed by parleyd)'
               parley admin agent create --name Bob --agent-email bob@acme.test --role admin
             """,
-        subcommands: [AdminApp.self, AdminQueue.self, AdminAgent.self, AdminMasking.self, AdminWebhooks.self])
+        subcommands: [AdminApp.self, AdminQueue.self, AdminAgent.self, AdminMasking.self, AdminWebhooks.self, AdminPush.self])
 }

@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, links, webhooks, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, links, webhooks, push, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -10,6 +10,7 @@ import { renderHours } from "./admin-hours.js";
 import { renderIdentity } from "./admin-identity.js";
 import { renderLinks } from "./admin-links.js";
 import { renderMasking } from "./admin-masking.js";
+import { renderPush } from "./admin-push.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
 import { renderWebhooks } from "./admin-webhooks.js";
@@ -27,6 +28,7 @@ const PAGES = {
   masking: { title: "Masking", render: renderMasking },
   links: { title: "Links", render: renderLinks },
   webhooks: { title: "Webhooks", render: renderWebhooks },
+  push: { title: "Push", render: renderPush },
   app: { title: "App & key", render: renderApp },
 };
 
