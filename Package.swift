@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore", "ParleyTestSupport"],
-            resources: [.copy("Fixtures")],
+            resources: [.copy("Fixtures"), .copy("GenesysFixtures")],
             swiftSettings: strict
         ),
         .testTarget(
