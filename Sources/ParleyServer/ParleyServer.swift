@@ -87,7 +87,7 @@ public struct ParleyServer: Sendable {
         // Served over TLS, every request is HTTPS: the cookie is Secure unless the operator says otherwise.
         browserSessions = BrowserSessions(
             tokenKey: configuration.tokenKey, secureCookies: configuration.secureCookies ?? (configuration.tls != nil ? true : nil))
-        deskAssets = StaticFiles(resource: "Desk", developmentFolder: configuration.deskDirectory)
+        deskAssets = StaticFiles(resource: "Desk", developmentFolder: configuration.deskDirectory, isCompressed: true)
         chatAssets = StaticFiles(resource: "Chat", developmentFolder: configuration.chatDirectory, isCompressed: true)
         authenticator = Authenticator(
             store: store, visitorTokens: visitorTokens, adminToken: configuration.adminToken, browserSessions: browserSessions, clock: clock)

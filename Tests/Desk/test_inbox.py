@@ -113,3 +113,23 @@ def test_mine_lists_the_latest_activity_first(admin_desk, visitors, world):
     desk.wait(lambda: row_order(desk).index(newer.conversation_id) < row_order(desk).index(older.conversation_id), message="newer first")
     older.say("A new message brings me up")
     desk.wait(lambda: row_order(desk).index(older.conversation_id) < row_order(desk).index(newer.conversation_id), message="older moves up")
+
+
+def test_a_long_name_without_spaces_is_cut_not_scrolled_sideways(admin_desk, visitors, world):
+    """A name with no place to break (an email-like handle, a pasted token) keeps the inbox its own
+    width: the name ends in an ellipsis and nothing scrolls sideways, at desktop and phone widths."""
+    desk = admin_desk
+    name = "Maximilian" + "Oberhuber" * 7
+    cli = visitors.new(name, subject="A" * 120)
+    cli.wait_for(f"· {world.admin_name} joined")
+    row = desk.inbox_row(cli.conversation_id)
+    for width, height in ((1440, 900), (390, 844)):
+        desk.driver.set_window_size(width, height)
+        desk.wait(lambda: desk.js("return window.innerWidth") <= width, message="the resize")
+        inbox = desk.find("#inbox")
+        assert desk.js("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", inbox), f"the inbox scrolls sideways at {width}"
+        assert desk.js("return document.documentElement.scrollWidth <= window.innerWidth + 1"), f"the page scrolls sideways at {width}"
+        shown = row.find_element(By.CSS_SELECTOR, ".inbox-name")
+        assert desk.js("return arguments[0].scrollWidth > arguments[0].clientWidth", shown), "the name is cut (ellipsis), not wrapped out"
+    desk.driver.set_window_size(1280, 900)
+

@@ -188,4 +188,20 @@ struct DeskFileTests {
             }
         }
     }
+
+    @Test func deskFiles_areServedGzipped_whenAsked_andRevalidatedByTheirOwnValidator() async throws {
+        try await withServer { server in
+            // The test client unzips what it gets: the validators tell the two representations apart.
+            let plain = try await server.http.request("GET", "/desk/js/main.js", headers: ["Accept-Encoding": "identity"])
+            let zipped = try await server.http.request("GET", "/desk/js/main.js", headers: ["Accept-Encoding": "gzip, br"])
+            #expect(plain.status == 200 && plain.headers["content-encoding"] == nil)
+            #expect(zipped.status == 200 && zipped.headers["content-encoding"] == "gzip" && zipped.headers["vary"] == "Accept-Encoding")
+            #expect(zipped.body == plain.body)
+            #expect(zipped.headers["cache-control"] == "no-cache", "still revalidated: a new version never runs with an old script")
+            let etag = try #require(zipped.headers["etag"])
+            #expect(etag.hasSuffix("-gz\"") && plain.headers["etag"].map { !$0.hasSuffix("-gz\"") } == true)
+            let again = try await server.http.request("GET", "/desk/js/main.js", headers: ["Accept-Encoding": "gzip", "If-None-Match": etag])
+            #expect(again.status == 304)
+        }
+    }
 }
