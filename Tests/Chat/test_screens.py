@@ -3,7 +3,6 @@ axe-core (no serious or critical violation): loading, pre-chat form (every field
 answers shown), queued with position and estimated wait, chatting, post-chat form with the rating,
 ended, unavailable (closed, nobody online, cancelled) with the offline form, offline sent, error with
 retry. German strings, a right-to-left layout and the dark theme hold."""
-import os
 import uuid
 
 import pytest
@@ -13,16 +12,12 @@ from chatsuite.page import DESKTOP, MOBILE
 from conftest import screenshot
 from harness.http import API
 
-AXE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vendor", "axe.min.js")
 SIZES = [pytest.param(MOBILE, id="390x844"), pytest.param(DESKTOP, id="1440x900")]
 
 
 def axe(page, name):
-    """Runs axe-core (injected from the test tree, never served) and fails on serious or critical."""
-    with open(AXE) as file:
-        page.js(file.read())
-    result = page.js_async("const done = arguments[0]; axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' '))}))))")
-    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    """Runs axe-core and fails on serious or critical."""
+    bad = page.accessibility_problems()
     assert not bad, f"axe on {name}: {bad}"
 
 

@@ -172,3 +172,26 @@ def test_at_200_percent_zoom_panels_stack_and_everything_stays_usable(admin_desk
     desk.open("#/admin/agents")
     desk.wait(lambda: desk.find_all("#admin-body tbody tr"), message="the agents table")
     assert no_horizontal_scroll(desk)
+
+
+def test_axe_finds_nothing_serious_on_the_desk_views(admin_desk, visitors, world):
+    """axe-core on the views an agent and an admin use, at desktop and phone size: no serious or
+    critical violation (the transcript keeps its list meaning; every view has a level-one heading)."""
+    desk = admin_desk
+    cli = visitors.new("Axel", subject="Accessibility")
+    cli.wait_for(f"· {world.admin_name} joined")
+    cli.say("Is this readable by a screen reader?")
+    for width, height in ((1440, 900), (390, 844)):
+        desk.driver.set_window_size(width, height)
+        desk.js("location.hash = arguments[0]", "#/inbox/mine")
+        desk.wait(lambda: desk.find_all(f'#inbox-list li[data-conversation-id="{cli.conversation_id}"]'), message="the inbox")
+        assert desk.accessibility_problems() == [], f"the inbox at {width}×{height}"
+        desk.open_conversation(cli.conversation_id)
+        desk.wait_for_item("Is this readable by a screen reader?", kind="message")
+        assert desk.accessibility_problems() == [], f"the conversation at {width}×{height}"
+        assert desk.js("return [...document.querySelectorAll('h1')].some((h) => h.getClientRects().length > 0)"), "a level-one heading is rendered"
+        for page in ("push", "webhooks", "agents"):
+            desk.js("location.hash = arguments[0]", f"#/admin/{page}")
+            desk.wait(lambda: desk.find("#admin-body").get_attribute("aria-busy") == "false" and desk.find_all("#admin-body > *"), message=page)
+            assert desk.accessibility_problems() == [], f"admin {page} at {width}×{height}"
+    desk.driver.set_window_size(1280, 900)

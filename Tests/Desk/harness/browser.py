@@ -55,6 +55,9 @@ def make_driver(width=1280, height=900):
     return driver
 
 
+AXE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Chat", "vendor", "axe.min.js")
+
+
 class BrowserPage:
     """One browser window on one of Parley's pages (the desk, the chat page): waiting, finding,
     clicking, and the console's problems. Subclasses name what they are and how long they wait."""
@@ -104,6 +107,16 @@ class BrowserPage:
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
+
+    def accessibility_problems(self):
+        """axe-core's serious and critical violations on the page as it is now (axe is injected from
+        the test tree, Tests/Chat/vendor/axe.min.js, never served by parleyd)."""
+        with open(AXE) as file:
+            self.js(file.read())
+        found = self.driver.execute_async_script(
+            "const done = arguments[0]; axe.run(document, {resultTypes: ['violations']}).then((r) => "
+            "done(r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' '))}))))")
+        return [violation for violation in found if violation["impact"] in ("serious", "critical")]
 
     # MARK: - Console
 
