@@ -152,3 +152,30 @@ def test_form_answers_show_in_the_visitor_panel(admin_desk, world):
             visitor.exchange("POST", f"/v1/conversations/{conversation_id}/end")
         world.admin.request("DELETE", forms_path(world), expect=204)
         world.admin.request("DELETE", forms_path(world, "unavailable"), expect=204)
+
+
+def test_a_long_label_leaves_its_answer_room(admin_desk, world):
+    """A long question wraps above its answer, and the answer has the panel's width (an automatic
+    label column once squeezed answers into letter-wide columns)."""
+    desk = admin_desk
+    label = "Please describe, in as much detail as you can, what you were doing when the problem first appeared"
+    world.admin.put(forms_path(world), {"kind": "pre_chat", "fields": [{"key": "story", "kind": "single_line", "label": {"en": label}}]})
+    visitor = visitor_api(world, "Lena Long")
+    opened = []
+    try:
+        conversation = visitor.post("/v1/conversations", {"queue_id": world.billing_queue, "form_answers": {"story": "Checking out my basket"}})
+        opened.append(conversation["id"])
+        open_by_route(desk, conversation["id"])
+        section, rows = desk.wait(lambda: (lambda found: found if found[1] else None)(answer_rows(desk, "pre_chat")), message="the answer")
+        assert rows == [(label, "Checking out my basket")]
+        term = section.find_element(By.CSS_SELECTOR, "dt").rect
+        value = section.find_element(By.CSS_SELECTOR, "dd").rect
+        panel = section.rect
+        assert value["y"] >= term["y"] + term["height"] - 1, "the answer is under its question"
+        assert value["width"] >= 0.9 * panel["width"], (value, panel)
+        assert value["height"] <= 2.5 * 20, "the answer reads on a line or two, not a letter per line"
+    finally:
+        for conversation_id in opened:
+            visitor.exchange("POST", f"/v1/conversations/{conversation_id}/end")
+        world.admin.request("DELETE", forms_path(world), expect=204)
+

@@ -25,6 +25,9 @@ def test_restart_shows_a_banner_then_resumes_with_no_gap_and_no_duplicate(chat, 
     assert banner.text == "Reconnecting…"
     assert banner.get_attribute("role") == "status"
     assert desk.find("body").get_attribute("data-connection") == "down"
+    # The banner floats: the composer's Send stays where it was, inside the window.
+    send = desk.find("#composer-send").rect
+    assert send["y"] + send["height"] <= desk.js("return window.innerHeight"), "Send is pushed out of sight"
     cli.wait_for("· connection lost", start=mark)
 
     # Typed while nothing is reachable: the CLI keeps them in its outbox and sends them on reconnect.
