@@ -130,7 +130,7 @@ extension OpenAPIDocumentTests {
             try await api.call(200, "GET", "/v1/conversations/{id}/transcript/emails", conversation, token: visitor)
             try await api.call(409, "PUT", "/v1/conversations/{id}/rating", conversation, json: RatingRequest(score: 5), token: visitor)
             try await api.call(200, "POST", "/v1/conversations/{id}/end", conversation, token: visitor)
-            try await api.call(404, "GET", "/v1/conversations/{id}/rating", conversation, token: visitor)
+            try await api.call(204, "GET", "/v1/conversations/{id}/rating", conversation, token: visitor)
             try await api.call(400, "PUT", "/v1/conversations/{id}/rating", conversation, json: RatingRequest(score: 9), token: visitor)
             try await api.call(200, "PUT", "/v1/conversations/{id}/rating", conversation, json: RatingRequest(score: 5, comment: "Kind"), token: visitor)
             try await api.call(200, "GET", "/v1/conversations/{id}/rating", conversation, token: agent.token)
@@ -230,7 +230,7 @@ extension OpenAPIDocumentTests {
             try await api.call(200, "PUT", "/v1/admin/apps/{app}/appearance", app, json: Appearance(
                 title: "Help", welcomeMessage: ["en": "Hi!"], themeColor: "#336699", avatarURL: "https://example.com/a.png"), token: operatorToken)
             try await api.call(400, "PUT", "/v1/admin/apps/{app}/appearance", app, json: Appearance(themeColor: "blue"), token: operatorToken)
-            try await api.call(404, "GET", "/v1/admin/apps/{app}/queues/{queue}/hours", inQueue, token: operatorToken)
+            try await api.call(204, "GET", "/v1/admin/apps/{app}/queues/{queue}/hours", inQueue, token: operatorToken)
             let hours = BusinessHours(timeZone: "Europe/Berlin", weekly: [.monday: [.hours(9, 17)]], holidays: [LocalDate("2026-12-25")!])
             try await api.call(200, "PUT", "/v1/admin/apps/{app}/queues/{queue}/hours", inQueue, json: hours, token: operatorToken)
             try await api.call(200, "GET", "/v1/admin/apps/{app}/queues/{queue}/hours", inQueue, token: operatorToken)

@@ -67,12 +67,11 @@ extension AdminController {
             return JSONResponse(rules)
         }
 
-        router.on(.admin.hours) { _, context in
+        router.on(.admin.hours) { request, context -> Response in
             let (app, queue) = try await administeredQueue(context)
-            guard let hours = try await settings.hours(queue: queue, app: app) else {
-                throw APIError.notFound("no business hours: the queue is always open")
-            }
-            return JSONResponse(hours)
+            // No hours: the queue is always open, a normal state answered 204 rather than 404.
+            guard let hours = try await settings.hours(queue: queue, app: app) else { return Response(status: .noContent) }
+            return try JSONResponse(hours).response(from: request, context: context)
         }
         router.on(.admin.setHours) { request, context in
             let (app, queue) = try await administeredQueue(context)

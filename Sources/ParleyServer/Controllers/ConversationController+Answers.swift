@@ -11,9 +11,11 @@ extension ConversationController {
             return JSONResponse(try await conversations.rate(try context.conversationID(), body, by: visitor))
         }
 
-        router.on(.conversations.rating) { _, context in
+        router.on(.conversations.rating) { request, context -> Response in
             let caller = try context.requireCaller()
-            return JSONResponse(try await conversations.rating(try context.conversationID(), caller: caller))
+            // Not rated (yet) is a normal state, not a missing resource: 204, no body.
+            guard let rating = try await conversations.rating(try context.conversationID(), caller: caller) else { return Response(status: .noContent) }
+            return try JSONResponse(rating).response(from: request, context: context)
         }
 
         router.on(.conversations.submitPostChat) { request, context in

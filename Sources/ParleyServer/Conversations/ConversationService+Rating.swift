@@ -22,12 +22,12 @@ extension ConversationService {
         return rating
     }
 
-    /// A conversation's rating, for its visitor and the app's agents.
-    /// - Throws: 404 when the caller may not see the conversation or it has no rating.
-    func rating(_ id: ConversationID, caller: Caller) async throws -> Rating {
+    /// A conversation's rating, for its visitor and the app's agents; nil while it has none (a
+    /// normal state, answered 204).
+    /// - Throws: 404 when the caller may not see the conversation.
+    func rating(_ id: ConversationID, caller: Caller) async throws -> Rating? {
         let conversation = try await visible(id, to: caller)
-        guard let rating = try await store.rating(id, app: conversation.appID) else { throw APIError.notFound("no rating yet") }
-        return rating
+        return try await store.rating(id, app: conversation.appID)
     }
 }
 

@@ -1,7 +1,7 @@
 // Admin: a queue's business hours (GET/PUT/DELETE /v1/admin/apps/{app}/queues/{queue}/hours):
 // a time zone, opening intervals per weekday ("09:00-12:00, 13:00-17:00"), closed holidays.
 // None means always open. The server checks overlaps and zones; its 400 is shown as it is.
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { adminAction, toolbar } from "./admin-ui.js";
 import { confirmAction } from "./dialogs.js";
 import { h } from "./dom.js";
@@ -16,10 +16,8 @@ export async function renderHours(reload) {
   if (!queues.some((queue) => queue.id === chosenQueue)) chosenQueue = queues[0]?.id ?? null;
   if (!chosenQueue) return [h("p", { class: "empty" }, "No queues yet.")];
   const path = `/v1/admin/apps/${app}/queues/${chosenQueue}/hours`;
-  const hours = await api("GET", path).catch((error) => {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  });
+  // 204 (null): no hours, the queue is always open.
+  const hours = await api("GET", path);
   const queueName = queues.find((queue) => queue.id === chosenQueue).name;
   const error = h("p", { class: "form-error", id: "hours-error", role: "alert", hidden: true });
   const fail = (message) => {

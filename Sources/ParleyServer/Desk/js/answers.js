@@ -1,6 +1,6 @@
 // What the visitor told us besides messages: form answers (pre-chat, offline message, post-chat)
 // and, once the conversation ended, their rating. Shown in the visitor panel.
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { longTime } from "./format.js";
 
@@ -33,10 +33,9 @@ export async function showAnswers(conversation) {
   renderRating(conversation, rating);
 }
 
-/** The rating, null when there is none (404), undefined when it could not be read. */
+/** The rating, null when there is none (204), undefined when it could not be read. */
 function loadRating(id) {
-  return api("GET", `/v1/conversations/${id}/rating`)
-    .catch((error) => (error instanceof ApiError && error.status === 404 ? null : undefined));
+  return api("GET", `/v1/conversations/${id}/rating`).catch(() => undefined);
 }
 
 /** The reader's label from a {language: text} object: their language, else English, else any. */
