@@ -135,12 +135,15 @@ public struct DeskSession: Hashable, Sendable, Codable {
     public var agent: Agent
     public var expiresAt: Date
     public var csrfToken: String
-    public init(agent: Agent, expiresAt: Date, csrfToken: String) {
+    /// True when the server sends email (`parleyd --smtp`): the desk offers "Email transcript" only then.
+    public var mailEnabled: Bool?
+    public init(agent: Agent, expiresAt: Date, csrfToken: String, mailEnabled: Bool? = nil) {
         self.agent = agent
         self.expiresAt = expiresAt
         self.csrfToken = csrfToken
+        self.mailEnabled = mailEnabled
     }
-    enum CodingKeys: String, CodingKey { case agent, expiresAt = "expires_at", csrfToken = "csrf_token" }
+    enum CodingKeys: String, CodingKey { case agent, expiresAt = "expires_at", csrfToken = "csrf_token", mailEnabled = "mail_enabled" }
 }
 
 /// `PUT /v1/agent/availability`.

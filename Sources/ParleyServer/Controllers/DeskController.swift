@@ -24,6 +24,8 @@ struct DeskController {
     let sessions: AgentSessions
     let limits: RequestLimits
     let store: any ParleyStore
+    /// Whether this server sends email (`--smtp`), told to the desk with its session.
+    let mailEnabled: Bool
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         // Files, not API: their paths are not in ParleyCore's endpoint table.
@@ -43,7 +45,7 @@ struct DeskController {
             let body = try await request.decodeJSON(AgentLoginRequest.self, context: context)
             let session = try await sessions.logIn(body, from: limits.clientAddress(request, context: context), logger: context.logger)
             let answer = DeskSession(agent: session.agent, expiresAt: session.expiresAt,
-                                     csrfToken: browserSessions.csrfToken(for: session.token))
+                                     csrfToken: browserSessions.csrfToken(for: session.token), mailEnabled: mailEnabled)
             var response = try JSONResponse(answer).response(from: request, context: context)
             response.headers[.setCookie] = browserSessions.setCookie(token: session.token, lifetime: sessions.lifetime, request: request)
             return response
@@ -62,7 +64,7 @@ struct DeskController {
                 return noSession
             }
             guard let agent = try await store.agent(caller.agentID)?.agent else { return noSession }
-            let session = DeskSession(agent: agent, expiresAt: caller.expiresAt, csrfToken: browserSessions.csrfToken(for: token))
+            let session = DeskSession(agent: agent, expiresAt: caller.expiresAt, csrfToken: browserSessions.csrfToken(for: token), mailEnabled: mailEnabled)
             return try JSONResponse(session).response(from: request, context: context)
         }
 

@@ -12,6 +12,7 @@ import { go, parseRoute } from "./router.js";
 import { login, logout, restoreSession } from "./session.js";
 import { refreshCanned, refreshLists, refreshTeam, state } from "./store.js";
 import { scheduleRefresh, startSync, stopSync } from "./sync.js";
+import { showTranscriptEmail } from "./transcript-actions.js";
 import { initTransfer } from "./transfer.js";
 
 // Survives the reload that follows a session ending, to say why the login form is back.
@@ -71,6 +72,7 @@ async function enter(session) {
   byId("admin-nav").hidden = !admin;
   byId("tab-all-item").hidden = !admin;
   showAvailability(session.agent.availability);
+  showTranscriptEmail(session.mail_enabled === true);
   await Promise.all([
     // A failed first load is retried; the session's end (401) is handled by "unauthorized".
     refreshLists().catch(() => scheduleRefresh(2000)),

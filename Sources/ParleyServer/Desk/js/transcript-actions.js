@@ -4,7 +4,7 @@ import { api, ApiError } from "./api.js";
 import { toast } from "./cues.js";
 import { openForm } from "./dialogs.js";
 import { byId } from "./dom.js";
-import { state } from "./store.js";
+import { loadVisitor, state } from "./store.js";
 
 export function initTranscriptActions() {
   const menu = byId("transcript-menu");
@@ -39,11 +39,20 @@ function agentTimeZone() {
   }
 }
 
+/** Shows "Email transcript…" only when the server sends email (its session says so). */
+export function showTranscriptEmail(enabled) {
+  byId("transcript-email").hidden = !enabled;
+}
+
 async function emailTranscript(id) {
+  // The visitor's own address, when they gave one, is the usual recipient.
+  const conversation = state.conversations.get(id);
+  if (conversation) await loadVisitor(conversation.visitor_id);
+  const visitor = conversation ? state.visitors.get(conversation.visitor_id) : null;
   const sent = await openForm({
     title: "Email transcript",
     submitLabel: "Send",
-    fields: [{ name: "email", label: "Email address", type: "email", required: true, autocomplete: "email",
+    fields: [{ name: "email", label: "Email address", type: "email", required: true, autocomplete: "email", value: visitor?.email ?? "",
       hint: "The whole conversation so far, without internal notes." }],
     submit: async ({ email }) => {
       if (!email.trim()) throw new Error("Enter an email address.");
