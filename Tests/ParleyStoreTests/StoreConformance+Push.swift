@@ -128,7 +128,7 @@ extension StoreConformance {
         #expect(try await store.claimOutbox(kind: "push", now: now.addingTimeInterval(1_000), lease: 100, limit: 10).isEmpty)
 
         // Read: nothing unread any more.
-        try await store.commit(.markRead(.init(conversationID: id, appID: app, by: fixture.visitorParticipant, seq: seq, at: fixture.clock.next())))
+        _ = try await store.commit(.markRead(.init(conversationID: id, appID: app, by: fixture.visitorParticipant, seq: seq, at: fixture.clock.next())))
         #expect(try await store.unreadCount(visitor: fixture.visitor.id, app: app) == 0)
         #expect(try await store.readSeq(id, participant: fixture.visitorParticipant) == seq)
     }

@@ -79,6 +79,7 @@ public struct CallbackSnapshot: Hashable, Sendable {
 public enum CallbackDialogs {
     /// The dialog for `request`.
     /// - Parameters:
+    ///   - request: the callback request, where it stands.
     ///   - texts: the app's words in the visitor's language.
     ///   - snoozeMinutes: how long "try again later" waits.
     ///   - confirmationDismissAfter: seconds a note after a choice stays (Genesys' `_dismiss_timeout`).

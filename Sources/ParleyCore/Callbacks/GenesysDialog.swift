@@ -71,6 +71,7 @@ public struct GenesysDialog: Hashable, Sendable, Encodable {
 
     /// `dialog` in Genesys' form.
     /// - Parameters:
+    ///   - dialog: the dialog, as Parley has it.
     ///   - serviceBase: the route's base, such as `https://support.example.com/genesys/1/service`.
     ///   - realtimeURL: where the chat's events come from (GMS' `_comet_url`: Parley's `/v1/realtime`).
     ///   - user: who the app is (GMS' `_user_header`: the visitor's id).
