@@ -22,7 +22,7 @@ start)
     rm -rf "$STATE" && mkdir -p "$STATE/data" "$STATE/socket"
     [ "$(id -u)" = "0" ] && chown -R postgres:postgres "$STATE"
     run_as_postgres "$BIN/initdb -D $STATE/data -U postgres --auth=trust -E UTF8" > "$STATE/initdb.log" 2>&1
-    run_as_postgres "$BIN/pg_ctl -D $STATE/data -o '-p $PORT -k $STATE/socket -c listen_addresses=127.0.0.1 -c max_connections=300' -l $STATE/server.log -w start" > /dev/null
+    run_as_postgres "$BIN/pg_ctl -D $STATE/data -o '-p $PORT -k $STATE/socket -c listen_addresses=127.0.0.1 -c max_connections=600' -l $STATE/server.log -w start" > /dev/null
     echo "postgres://postgres@127.0.0.1:$PORT/postgres"
     ;;
 stop)

@@ -9,8 +9,10 @@ import Testing
 /// Push end to end: a real server (SQLite, and PostgreSQL when `PARLEY_TEST_DATABASE_URL` is set)
 /// sending to a local fake of APNs and FCM (`Tests/Push/fake_providers.py`: HTTP/2 over TLS, checks
 /// the ES256 provider token, the RS256 OAuth assertion and the payloads, and records every request).
-/// Retries run on the server's manual clock; the tests await the fake's records.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: PushProviderFake.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
+/// Retries run on the server's manual clock; the tests await the fake's records. Serialized: each
+/// PostgreSQL case holds a server's pool (and the two-node case two), which the rest of the suite
+/// running at once shares with every other suite.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: PushProviderFake.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
 struct PushDeliveryTests {
     static let topic = "com.example.parley"
 

@@ -1,6 +1,6 @@
 """What the benchmark scripts share: a fresh parleyd pinned to CPU0 with its banner read, JSON calls
 over keep-alive HTTP, and percentiles. Imported by the Python inside scripts/bench/*.sh."""
-import http.client, json, re, subprocess, tempfile, threading
+import atexit, http.client, json, re, subprocess, tempfile, threading
 
 
 def start_parleyd(parleyd, log_path, token, extra=(), database=None):
@@ -10,6 +10,7 @@ def start_parleyd(parleyd, log_path, token, extra=(), database=None):
                              "--password-cost", "4", "--no-rate-limits", "--allow-private-outbound", "--log-level", "warning", *extra]
                             + (["--database", database] if database else []),
                             stdout=subprocess.PIPE, stderr=open(log_path, "w"), text=True)
+    atexit.register(proc.kill)  # a benchmark that fails half-way leaves no parleyd behind
     port = app = None
     for line in proc.stdout:
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
