@@ -1,6 +1,6 @@
 """What the benchmark scripts share: a fresh parleyd pinned to CPU0 with its banner read, JSON calls
 over keep-alive HTTP, and percentiles. Imported by the Python inside scripts/bench/*.sh."""
-import atexit, http.client, json, re, subprocess, tempfile, threading
+import atexit, json, re, subprocess, tempfile, threading
 
 
 def start_parleyd(parleyd, log_path, token, extra=(), database=None):
