@@ -82,3 +82,13 @@ func secondsSince(_ start: ContinuousClock.Instant) -> TimeInterval {
     let duration = ContinuousClock.now - start
     return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
+
+extension WebhookAttempt {
+    /// A row's recorded attempts as the admins' lists show them (webhook and push deliveries alike), numbered from 1.
+    static func numbered(_ attempts: [OutboxAttemptRecord]) -> [WebhookAttempt] {
+        attempts.enumerated().map { index, attempt in
+            WebhookAttempt(number: index + 1, at: attempt.at, status: attempt.status, response: attempt.response, error: attempt.error,
+                           durationMilliseconds: Int((attempt.duration * 1000).rounded()))
+        }
+    }
+}

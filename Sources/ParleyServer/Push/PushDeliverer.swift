@@ -46,10 +46,11 @@ struct PushDeliverer: Service {
         var outcome: OutboxOutcome
         do {
             let job = try ParleyJSON.decode(PushJob.self, from: Data(row.payload.utf8))
-            if let reason = try await reasonToSkip(row, job) {
+            switch try await wanted(row, job) {
+            case .skip(let reason):
                 outcome = .skipped(reason: reason)
-            } else {
-                let sent = try await send(row, job, body: &body)
+            case .send(let device):
+                let sent = try await send(row, job, to: device, body: &body)
                 status = sent.status
                 response = sent.response
                 outcome = try await decide(row, sent.verdict, device: sent.device)
@@ -69,13 +70,18 @@ struct PushDeliverer: Service {
         }
     }
 
-    /// Why the push is no longer wanted, or nil to send it.
-    private func reasonToSkip(_ row: ClaimedOutboxRow, _ job: PushJob) async throws -> String? {
+    /// Whether the push is still wanted: to the device still registered for the visitor, or skipped with why.
+    private enum Wanted {
+        case send(PushDeviceRecord)
+        case skip(String)
+    }
+
+    private func wanted(_ row: ClaimedOutboxRow, _ job: PushJob) async throws -> Wanted {
         guard let device = try await store.pushDevice(row.target, app: row.appID), device.visitorID == job.visitorID else {
-            return "the device was unregistered"
+            return .skip("the device was unregistered")
         }
         let read = try await store.readSeq(row.conversationID, participant: .visitor(job.visitorID, name: nil))
-        return read >= job.seq ? "the visitor read it before it was due" : nil
+        return read >= job.seq ? .skip("the visitor read it before it was due") : .send(device)
     }
 
     /// What the provider said, and to which device.
@@ -86,8 +92,7 @@ struct PushDeliverer: Service {
         var device: PushDeviceRecord
     }
 
-    private func send(_ row: ClaimedOutboxRow, _ job: PushJob, body: inout String?) async throws -> Sent {
-        guard let device = try await store.pushDevice(row.target, app: row.appID) else { throw PushDeliveryError("the device was unregistered", permanent: true) }
+    private func send(_ row: ClaimedOutboxRow, _ job: PushJob, to device: PushDeviceRecord, body: inout String?) async throws -> Sent {
         guard let stored = try await store.pushSettings(app: row.appID) else { throw PushDeliveryError("the app has no push provider", permanent: true) }
         guard let secrets else { throw PushDeliveryError("no secrets key: the provider key cannot be opened", permanent: true) }
         if body == nil { body = try await render(row, job, device: device, settings: stored.settings) }

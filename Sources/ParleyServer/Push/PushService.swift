@@ -78,10 +78,7 @@ struct PushService: Sendable {
             return PushDelivery(
                 id: record.row.id, deviceID: record.row.target, kind: job.kind, conversationID: record.row.conversationID, seq: job.seq,
                 status: PushDelivery.Status(rawValue: record.status) ?? .pending, createdAt: record.row.createdAt, nextAttemptAt: record.nextAttemptAt,
-                attempts: record.attempts.enumerated().map { index, attempt in
-                    WebhookAttempt(number: index + 1, at: attempt.at, status: attempt.status, response: attempt.response, error: attempt.error,
-                                   durationMilliseconds: Int((attempt.duration * 1000).rounded()))
-                },
+                attempts: WebhookAttempt.numbered(record.attempts),
                 lastError: record.lastError)
         }
     }

@@ -98,10 +98,7 @@ struct WebhookService: Sendable {
             id: record.row.id, webhookID: record.row.messageID, endpointID: WebhookEndpointID(rawValue: record.row.target), type: type,
             conversationID: record.row.conversationID, status: WebhookDelivery.Status(rawValue: record.status) ?? .pending,
             createdAt: record.row.createdAt, nextAttemptAt: record.nextAttemptAt, request: record.row.body,
-            attempts: record.attempts.enumerated().map { index, attempt in
-                WebhookAttempt(number: index + 1, at: attempt.at, status: attempt.status, response: attempt.response, error: attempt.error,
-                               durationMilliseconds: Int((attempt.duration * 1000).rounded()))
-            },
+            attempts: WebhookAttempt.numbered(record.attempts),
             lastError: record.lastError)
     }
 
