@@ -85,7 +85,7 @@ final class ParleydSupervisor: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle
-        try process.run()
+        try process.runOneAtATime()
         try? stdoutHandle.close()  // the child holds its own copies
         try? stderrHandle.close()
         state.withLock { $0.process = process }

@@ -130,7 +130,7 @@ enum WebPushPython {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try process.runOneAtATime()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let problem = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -37,7 +37,7 @@ struct ClamAVTests {
             process.arguments = ["-c", folder.appendingPathComponent("clamd.conf").path]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.runOneAtATime()
         }
 
         /// Waits until clamd answers `PING` (it listens once its database is loaded).

@@ -30,7 +30,7 @@ public final class ChildProcess: Sendable {
         process.standardOutput = stdout
         process.standardError = stdout
         input = stdin.fileHandleForWriting
-        try process.run()
+        try process.runOneAtATime()
         Self.drain(stdout.fileHandleForReading, into: output)
     }
 

@@ -97,7 +97,7 @@ public final class PushProviderFake: @unchecked Sendable {
         process.standardOutput = output
         // A file, not a pipe: nobody reads stderr while the fake runs, and a full pipe would block it.
         process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        try process.runOneAtATime()
 
         // The first line is the JSON that says where everything is: a blocking read until it arrives
         // (or end of file, if the fake failed).

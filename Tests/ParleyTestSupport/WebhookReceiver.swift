@@ -48,7 +48,7 @@ public final class WebhookReceiver: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         self.process = process
         // The first line is "PORT <n>": a blocking read of the pipe until it arrives.
         var line = Data()

@@ -28,7 +28,7 @@ final class LocalSMTPServer: @unchecked Sendable {
         process.arguments = ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         self.process = process
         let deadline = ContinuousClock.now + .seconds(15)
         while ContinuousClock.now < deadline {
