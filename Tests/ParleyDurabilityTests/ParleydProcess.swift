@@ -27,7 +27,7 @@ struct DurabilityError: Error, CustomStringConvertible {
 /// server is known to be healthy, and clients poll it to follow the server across restarts.
 final class ParleydSupervisor: Sendable {
     private struct State: ~Copyable {
-        var process: Process?
+        var process: SpawnedProcess?
         var baseURL: URL?
         var starts = 0
     }
@@ -53,7 +53,7 @@ final class ParleydSupervisor: Sendable {
     var baseURL: URL? { state.withLock { $0.baseURL } }
 
     /// The running parleyd's process id.
-    var pid: Int32? { state.withLock { $0.process?.processIdentifier } }
+    var pid: Int32? { state.withLock { $0.process?.pid } }
 
     /// Starts parleyd, reads its banner from stdout, waits for `/health`, then publishes the base URL.
     @discardableResult
@@ -66,28 +66,15 @@ final class ParleydSupervisor: Sendable {
         }
         let stdoutURL = logDirectory.appendingPathComponent("parleyd-\(number).stdout")
         let stderrURL = logDirectory.appendingPathComponent("parleyd-\(number).stderr")
-        for url in [stdoutURL, stderrURL] {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw DurabilityError("cannot create \(url.path)")
-            }
-        }
-        let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-        let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "serve", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--port", "0",
-            "--password-cost", "4", "--log-level", "warning", "--no-rate-limits",
-        ] + extraArguments
-        // Nothing from the caller's environment may change where it listens or what it opens.
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLEY_") }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
-        try process.runOneAtATime()
-        try? stdoutHandle.close()  // the child holds its own copies
-        try? stderrHandle.close()
+        let process = try SpawnedProcess(
+            executable,
+            arguments: [
+                "serve", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--port", "0",
+                "--password-cost", "4", "--log-level", "warning", "--no-rate-limits",
+            ] + extraArguments,
+            // Nothing from the caller's environment may change where it listens or what it opens.
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLEY_") },
+            output: .file(stdoutURL), errors: .file(stderrURL))
         state.withLock { $0.process = process }
 
         // The banner: stdout goes to a file, which we poll, so the child never blocks on a full pipe.
@@ -96,8 +83,8 @@ final class ParleydSupervisor: Sendable {
             let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
             banner = Self.parseBanner(text)
             if banner != nil { break }
-            guard process.isRunning else {
-                throw DurabilityError("parleyd start #\(number) exited (status \(process.terminationStatus)) before its banner\n\(stderrTail(number))")
+            if let end = process.end {
+                throw DurabilityError("parleyd start #\(number) ended (\(end)) before its banner\n\(stderrTail(number))")
             }
             guard clock.now < deadline else {
                 throw DurabilityError("parleyd start #\(number) printed no banner within \(timeout)\n\(stderrTail(number))")
@@ -128,33 +115,28 @@ final class ParleydSupervisor: Sendable {
     /// Sends SIGKILL to the running server and waits until it is gone (reaped, killed by that signal).
     func kill(timeout: Duration = .seconds(10)) async throws {
         guard let process = state.withLock({ $0.process }) else { throw DurabilityError("no parleyd to kill") }
-        let pid = process.processIdentifier
-        guard sendSignal(pid, SIGKILL) == 0 else { throw DurabilityError("kill(\(pid), SIGKILL) failed: errno \(errno)") }
+        let pid = process.pid
+        guard process.isRunning else { throw DurabilityError("parleyd \(pid) had ended (\(process.end.map(\.description) ?? "")) before SIGKILL") }
+        process.signal(SIGKILL)
         state.withLock { $0.baseURL = nil }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while process.isRunning {
-            guard clock.now < deadline else { throw DurabilityError("parleyd \(pid) still runs \(timeout) after SIGKILL") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
-            throw DurabilityError("parleyd \(pid) ended by \(process.terminationReason) \(process.terminationStatus), not by SIGKILL")
+        let end = try await process.ended(timeout: timeout)
+        guard end == .signalled(SIGKILL) else {
+            throw DurabilityError("parleyd \(pid) ended by \(end), not by SIGKILL")
         }
         state.withLock { $0.process = nil }
     }
 
-    /// Cleanup for any exit path (synchronous, for `defer`): SIGKILL whatever runs and give Foundation
-    /// up to 2 s to reap it, so no zombie outlives the test.
+    /// Cleanup for any exit path (synchronous, for `defer`): SIGKILL whatever runs and reap it, so
+    /// no zombie outlives the test.
     func killNow() {
-        let process = state.withLock { state -> Process? in
+        let process = state.withLock { state -> SpawnedProcess? in
             let process = state.process
             state.process = nil
             state.baseURL = nil
             return process
         }
-        guard let process, process.isRunning else { return }
-        _ = sendSignal(process.processIdentifier, SIGKILL)
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        process?.signal(SIGKILL)
+        process?.waitUntilExit()
     }
 
     /// The end of a start's stderr, for failure messages.
@@ -180,12 +162,4 @@ final class ParleydSupervisor: Sendable {
         }
         return base.map { ParleydBanner(baseURL: $0, appID: appID) }
     }
-}
-
-private func sendSignal(_ pid: Int32, _ signal: Int32) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.kill(pid, signal)
-    #else
-    Darwin.kill(pid, signal)
-    #endif
 }

@@ -124,18 +124,15 @@ enum WebPushPython {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failed(description: ".venv/bin/python is missing: run scripts/test.sh, or python3 -m venv .venv && .venv/bin/pip install -r Tests/Push/requirements.txt")
         }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.runOneAtATime()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "ece.py failed (\(process.terminationStatus)): \(String(decoding: problem, as: UTF8.self))")
+        // Standard error to a file: reading two pipes one after the other could block on the second.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("parley-ece-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = try SpawnedProcess(python, arguments: arguments, output: .pipe, errors: .file(log))
+        let data = process.output!.readDataToEndOfFile()  // a pipe: asked for above
+        let end = process.waitUntilExit()
+        guard end.succeeded else {
+            let problem = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw Failed(description: "ece.py failed (\(end)): \(problem)")
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -16,7 +16,7 @@ struct ClamAVTests {
     /// A clamd of the test's own, with only the EICAR signature.
     final class Daemon {
         let folder: URL
-        let process: Process
+        let process: SpawnedProcess
         var socket: String { folder.appendingPathComponent("clamd.sock").path }
 
         init() throws {
@@ -32,12 +32,7 @@ struct ClamAVTests {
                 TemporaryDirectory \(folder.path)
                 StreamMaxLength 100M
                 """.write(to: folder.appendingPathComponent("clamd.conf"), atomically: true, encoding: .utf8)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: clamd)
-            process.arguments = ["-c", folder.appendingPathComponent("clamd.conf").path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.runOneAtATime()
+            process = try SpawnedProcess(URL(fileURLWithPath: clamd), arguments: ["-c", folder.appendingPathComponent("clamd.conf").path])
         }
 
         /// Waits until clamd answers `PING` (it listens once its database is loaded).
@@ -50,8 +45,7 @@ struct ClamAVTests {
         }
 
         func stop() {
-            process.terminate()
-            process.waitUntilExit()
+            process.stop()
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -75,8 +69,7 @@ struct ClamAVTests {
             #expect(page.events.compactMap(\.message?.attachment).map(\.name) == ["notes.txt"])
             #expect(try await server.store.blobs.hashes(storedBefore: .distantFuture).count == 1, "the infected file was not kept")
 
-            daemon.process.terminate()
-            daemon.process.waitUntilExit()
+            daemon.process.stop()
             let unscanned = try await upload(Data("more\n".utf8), "later")
             #expect(unscanned.status == 503 && unscanned.error?.error.code == "scanner_unavailable")
         }

@@ -10,8 +10,7 @@ import Darwin
 /// A built executable of this package (parleyd, parley) run as a child process, with its output
 /// collected and lines written to its input. Killed on `terminate()` and when dropped.
 public final class ChildProcess: Sendable {
-    private let process: Process
-    private let input: FileHandle
+    private let process: SpawnedProcess
     private let output = Collected()
 
     /// The executable `name` that SwiftPM built next to the test bundle (see ``BuiltExecutable``).
@@ -21,17 +20,12 @@ public final class ChildProcess: Sendable {
 
     /// Starts `name` with arguments and extra environment.
     public init(_ name: String, arguments: [String], environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = try Self.executable(name)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        input = stdin.fileHandleForWriting
-        try process.runOneAtATime()
-        Self.drain(stdout.fileHandleForReading, into: output)
+        process = try SpawnedProcess(
+            Self.executable(name), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            input: .pipe, output: .pipe, errors: .sameAsOutput)
+        // Both are pipes: SpawnedProcess made them.
+        Self.drain(process.output!, into: output)
     }
 
     /// Reads the child's output on a thread of its own until end of file.
@@ -66,7 +60,7 @@ public final class ChildProcess: Sendable {
 
     /// Types a line into the process.
     public func type(_ line: String) {
-        input.write(Data((line + "\n").utf8))
+        process.input?.write(Data((line + "\n").utf8))
     }
 
     /// Waits until the output contains `text`.
@@ -74,7 +68,7 @@ public final class ChildProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while !printed.contains(text) {
             guard ContinuousClock.now < deadline else {
-                throw TestFailure("\(process.executableURL?.lastPathComponent ?? "process") never printed \"\(text)\"; it printed:\n\(printed)")
+                throw TestFailure("\(process.name) never printed \"\(text)\"; it printed:\n\(printed)")
             }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -86,16 +80,19 @@ public final class ChildProcess: Sendable {
     /// (under load a run of `parleyd migrate` once read as empty). The end of the pipe is.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning || !output.isFinished {
+        while true {
+            if let end = process.end, output.isFinished {
+                guard case .exited(let status) = end else { throw TestFailure("\(process.name) ended by \(end); printed:\n\(printed)") }
+                return status
+            }
             guard ContinuousClock.now < deadline else { throw TestFailure("still running after \(timeout); printed:\n\(printed)") }
             try await Task.sleep(for: .milliseconds(25))
         }
-        return process.terminationStatus
     }
 
     /// Kills the process if it still runs.
     public func terminate() {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
     }
 }
 

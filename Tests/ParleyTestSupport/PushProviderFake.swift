@@ -33,9 +33,9 @@ public final class PushProviderFake: @unchecked Sendable {
     /// The only FCM project the fake knows (`parley-fake`).
     public let fcmProjectID: String
 
-    private let process: Process
-    /// Held open for the fake's lifetime: it exits when this pipe closes (`--exit-on-stdin-eof`).
-    private let input: Pipe
+    /// Its standard input stays open for the fake's lifetime: it exits when that pipe closes
+    /// (`--exit-on-stdin-eof`).
+    private let process: SpawnedProcess
     private let directory: URL
     private let http: TestHTTP
 
@@ -82,28 +82,23 @@ public final class PushProviderFake: @unchecked Sendable {
             throw TestFailure("cannot create \(log.path)")
         }
 
-        process = Process()
-        process.executableURL = WebhookReceiver.python
-        process.arguments = [
-            WebhookReceiver.repositoryRoot.appendingPathComponent("Tests/Push/fake_providers.py").path,
-            "--dir", directory.path,
-            // The fake stops when this pipe closes, so a test process that dies leaves none behind.
-            "--exit-on-stdin-eof",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]) { _, new in new }
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        // A file, not a pipe: nobody reads stderr while the fake runs, and a full pipe would block it.
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.runOneAtATime()
+        process = try SpawnedProcess(
+            WebhookReceiver.python,
+            arguments: [
+                WebhookReceiver.repositoryRoot.appendingPathComponent("Tests/Push/fake_providers.py").path,
+                "--dir", directory.path,
+                // The fake stops when this pipe closes, so a test process that dies leaves none behind.
+                "--exit-on-stdin-eof",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]) { _, new in new },
+            // A file, not a pipe, for stderr: nobody reads it while the fake runs, and a full pipe would block it.
+            input: .pipe, output: .pipe, errors: .file(log))
 
         // The first line is the JSON that says where everything is: a blocking read until it arrives
         // (or end of file, if the fake failed).
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output!.availableData  // a pipe: asked for above
             if chunk.isEmpty { break }
             line.append(chunk)
         }
@@ -114,8 +109,7 @@ public final class PushProviderFake: @unchecked Sendable {
               let account = try? String(contentsOfFile: ready.serviceAccountFile, encoding: .utf8),
               let controlURL = URL(string: ready.controlUrl)
         else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.stop()
             let logText = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: directory)
             throw TestFailure("the push provider fake did not start: \(String(decoding: line, as: UTF8.self))\n\(logText.suffix(2000))")
@@ -176,14 +170,8 @@ public final class PushProviderFake: @unchecked Sendable {
 
     /// Stops the fake, waits for it to exit and removes its directory. Safe to call more than once.
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            // Bounded: a fake that does not stop within 3 s is killed, so a test never hangs here.
-            let deadline = Date().addingTimeInterval(3)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        // Bounded: a fake that does not stop within 3 s is killed, so a test never hangs here.
+        process.stop(grace: .seconds(3))
         try? FileManager.default.removeItem(at: directory)
     }
 

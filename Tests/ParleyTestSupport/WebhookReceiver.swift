@@ -10,7 +10,7 @@ import Glibc
 public final class WebhookReceiver: @unchecked Sendable {
     // @unchecked: `process` is set once in init and only read afterwards.
     public let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let http: TestHTTP
 
     /// One request the receiver got.
@@ -41,25 +41,21 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     public init() throws {
-        let process = Process()
-        process.executableURL = Self.python
-        process.arguments = [Self.repositoryRoot.appendingPathComponent("Tests/Webhooks/receiver.py").path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.runOneAtATime()
+        let process = try SpawnedProcess(
+            Self.python, arguments: [Self.repositoryRoot.appendingPathComponent("Tests/Webhooks/receiver.py").path],
+            environment: ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]) { _, new in new },
+            output: .pipe)
         self.process = process
         // The first line is "PORT <n>": a blocking read of the pipe until it arrives.
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output!.availableData  // a pipe: asked for above
             if chunk.isEmpty { break }
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let port = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
-            process.terminate()
+            process.stop()
             throw TestFailure("the webhook receiver did not start: \(text)")
         }
         self.port = port
@@ -84,7 +80,8 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
+        process.waitUntilExit()
     }
 
     deinit { stop() }

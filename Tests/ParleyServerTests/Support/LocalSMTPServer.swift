@@ -8,7 +8,7 @@ import ParleyTestSupport
 final class LocalSMTPServer: @unchecked Sendable {
     let port: Int
     let maildir: URL
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// A free local port for a server that starts later (nothing listens there until ``start()``).
     init() throws {
@@ -23,13 +23,9 @@ final class LocalSMTPServer: @unchecked Sendable {
 
     /// Starts aiosmtpd on ``port`` and waits until it accepts connections.
     func start() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.runOneAtATime()
-        self.process = process
+        process = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            arguments: ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path])
         let deadline = ContinuousClock.now + .seconds(15)
         while ContinuousClock.now < deadline {
             if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() {
@@ -50,11 +46,8 @@ final class LocalSMTPServer: @unchecked Sendable {
 
     /// Kills the server (SIGKILL: aiosmtpd may ignore SIGTERM while serving) and removes its mail.
     func stop() {
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            // Not waitUntilExit: on Linux it spins a run loop at full CPU from a non-main thread.
-            for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        }
+        process?.signal(SIGKILL)
+        process?.waitUntilExit()
         try? FileManager.default.removeItem(at: maildir)
     }
 
