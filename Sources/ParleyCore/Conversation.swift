@@ -29,13 +29,17 @@ public struct Conversation: Hashable, Sendable, Codable {
     public var updatedAt: Date
     /// When it last entered its queue (its wait starts here); nil when not queued.
     public var queuedAt: Date?
+    /// The callback request this conversation is, when the visitor asked for a callback
+    /// (`POST /v1/callbacks`) instead of a chat.
+    public var callback: Callback?
 
     /// Creates a conversation value.
     public init(
         id: ConversationID, appID: AppID, queueID: QueueID, visitorID: VisitorID, subject: String?,
         attributes: [String: String], state: ConversationState, agentID: AgentID?, lastSeq: Int64,
-        queuePosition: Int? = nil, createdAt: Date, updatedAt: Date, queuedAt: Date?
+        queuePosition: Int? = nil, createdAt: Date, updatedAt: Date, queuedAt: Date?, callback: Callback? = nil
     ) {
+        self.callback = callback
         self.id = id
         self.appID = appID
         self.queueID = queueID
@@ -55,6 +59,6 @@ public struct Conversation: Hashable, Sendable, Codable {
         case id, subject, attributes, state
         case appID = "app_id", queueID = "queue_id", visitorID = "visitor_id", agentID = "agent_id"
         case lastSeq = "last_seq", queuePosition = "queue_position"
-        case createdAt = "created_at", updatedAt = "updated_at", queuedAt = "queued_at"
+        case createdAt = "created_at", updatedAt = "updated_at", queuedAt = "queued_at", callback
     }
 }

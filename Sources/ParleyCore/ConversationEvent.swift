@@ -86,6 +86,8 @@ public enum EventBody: Hashable, Sendable {
     case read(ReadMarker)
     /// An agent showed the visitor a web page.
     case pagePushed(PagePush)
+    /// A callback request changed (``CallbackChange``).
+    case callback(CallbackChange)
     /// An event of a type this version does not know (a newer server's). It keeps its place in
     /// the order (its seq), so a client moves past it and shows nothing for it.
     case unknown(type: String)
@@ -99,6 +101,7 @@ public enum EventBody: Hashable, Sendable {
         case .stateChanged: "state_changed"
         case .read: "read"
         case .pagePushed: "page_pushed"
+        case .callback: "callback"
         case .unknown(let type): type
         }
     }
@@ -112,6 +115,7 @@ public enum EventBody: Hashable, Sendable {
         case "state_changed": self = .stateChanged(try StateChange(from: decoder))
         case "read": self = .read(try ReadMarker(from: decoder))
         case "page_pushed": self = .pagePushed(try PagePush(from: decoder))
+        case "callback": self = .callback(try CallbackChange(from: decoder))
         default:
             // A newer server's event: kept (its seq counts), its fields left unread.
             self = .unknown(type: type)
@@ -126,6 +130,7 @@ public enum EventBody: Hashable, Sendable {
         case .stateChanged(let value): try value.encode(to: encoder)
         case .read(let value): try value.encode(to: encoder)
         case .pagePushed(let value): try value.encode(to: encoder)
+        case .callback(let value): try value.encode(to: encoder)
         case .unknown: break
         }
     }
@@ -202,6 +207,8 @@ public struct StateChange: Hashable, Sendable, Codable {
         case requeued
         /// An agent or admin handed it to another agent (`to: assigned`) or queue (`to: queued`).
         case transferred
+        /// A callback request's offer went unconfirmed and its queue ends such requests.
+        case expired
     }
 
     /// The state before; nil when the conversation was just created.

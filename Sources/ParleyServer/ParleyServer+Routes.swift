@@ -23,6 +23,7 @@ extension ParleyServer {
         TeamController(store: store, routing: routing).addRoutes(to: api)
         AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store).addRoutes(to: api)
         WebhookController(webhooks: webhooks, store: store).addRoutes(to: api)
+        CallbackController(callbacks: callbacks, settings: settings, store: store, servesTLS: configuration.tls != nil).addRoutes(to: api)
         DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, limits: limits, store: store,
                        mailEnabled: configuration.smtp != nil).addRoutes(to: api)
         ChatController(assets: chatAssets, settings: settings).addRoutes(to: api)

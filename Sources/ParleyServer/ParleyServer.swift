@@ -23,6 +23,8 @@ public struct ParleyServer: Sendable {
     /// Appearance and business hours, as the app's admins set them.
     let settings: AppSettings
     let availability: AvailabilityService
+    /// Callback requests and their dialogs (decision 0019).
+    let callbacks: CallbackService
     let admin: AdminService
     let authenticator: Authenticator
     let visitorTokens: VisitorTokens
@@ -76,6 +78,7 @@ public struct ParleyServer: Sendable {
         attachments = AttachmentService(
             store: store, conversations: conversations, scanner: configuration.malwareScanner, serverLimit: configuration.maxAttachmentBytes,
             clock: clock, logger: logger)
+        callbacks = CallbackService(conversations: conversations, committer: committer, settings: settings, clock: clock, logger: logger)
         availability = AvailabilityService(store: store, settings: settings, routing: routing, clock: clock)
         let hasher = PasswordHasher(cost: configuration.passwordCost)
         admin = AdminService(store: store, hasher: hasher, clock: clock) { [routing, hub, nodes] agent, sessionsEnded in

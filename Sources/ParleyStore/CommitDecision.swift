@@ -123,7 +123,7 @@ extension ConversationLifecycle {
             case .agent(let agent): reads.agentLoad = agent.id.map(AgentID.init(rawValue:))
             case .queue(let queue, _): reads.queues = [queue]
             }
-        case .end:
+        case .end, .callback:
             reads.assignedAgentName = true
         case .markRead(let read):
             reads.readMarker = read.by
@@ -193,7 +193,8 @@ extension ConversationLifecycle {
         let commit = ConversationCommit(
             conversation: conversation, events: events, encodedEvents: encodedEvents, queueRank: plan.queueRank,
             moved: current?.state != conversation.state || current?.agentID != conversation.agentID
-                || current?.queueID != conversation.queueID || context.currentRank != plan.queueRank)
+                || current?.queueID != conversation.queueID || context.currentRank != plan.queueRank
+                || current?.callback != conversation.callback)
         for entry in effects.entries(for: commit, change: change) { writes.append(.enqueue(entry)) }
         return CommitDecision(writes: writes, commit: commit)
     }

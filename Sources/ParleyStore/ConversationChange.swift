@@ -14,6 +14,7 @@ public enum ConversationChange: Sendable {
     case markRead(MarkRead)
     case transfer(Transfer)
     case pushPage(PushPage)
+    case callback(CallbackUpdate)
 
     /// A visitor opens a new conversation, which starts queued.
     public struct Open: Sendable {
@@ -28,11 +29,14 @@ public enum ConversationChange: Sendable {
         public var at: Date
         /// The pre-chat (or unavailable) form's answers, stored in the same transaction.
         public var formSubmission: FormSubmission?
+        /// The callback request the conversation is (`POST /v1/callbacks`), waiting or scheduled.
+        public var callback: Callback?
         /// The visitor as the author of the opening event.
         public var visitor: Participant { .visitor(visitorID, name: visitorName) }
         public init(id: ConversationID, appID: AppID, queueID: QueueID, visitorID: VisitorID, visitorName: String?, subject: String?,
-                    attributes: [String: String], queueRank: Int64, at: Date, formSubmission: FormSubmission? = nil) {
+                    attributes: [String: String], queueRank: Int64, at: Date, formSubmission: FormSubmission? = nil, callback: Callback? = nil) {
             self.formSubmission = formSubmission
+            self.callback = callback
             self.id = id
             self.appID = appID
             self.queueID = queueID
@@ -173,6 +177,39 @@ public enum ConversationChange: Sendable {
         }
     }
 
+    /// A step in a callback request's life (``CallbackMachine``), by its visitor, its agent or
+    /// the server's timers.
+    public struct CallbackUpdate: Sendable {
+        /// What happens.
+        public enum Step: Sendable, Hashable {
+            /// The visitor says yes to an offer.
+            case confirm
+            /// The visitor asks to be asked again after the request's snooze time.
+            case snooze
+            /// The visitor cancels.
+            case cancel
+            /// The server: an offer's time ran out (nothing happens before ``Callback/expiresAt``).
+            case expire
+            /// The server: a scheduled request's time came (nothing happens before it).
+            case due
+            /// The agent connecting with it records how it went; `retryAt` schedules another try.
+            case outcome(CallbackOutcome, retryAt: Date?)
+        }
+        public var conversationID: ConversationID
+        public var appID: AppID
+        /// The visitor, the agent, or the system for the timers.
+        public var by: Participant
+        public var step: Step
+        public var at: Date
+        public init(conversationID: ConversationID, appID: AppID, by: Participant, step: Step, at: Date) {
+            self.conversationID = conversationID
+            self.appID = appID
+            self.by = by
+            self.step = step
+            self.at = at
+        }
+    }
+
     /// The conversation the change applies to.
     public var conversationID: ConversationID {
         switch self {
@@ -184,6 +221,7 @@ public enum ConversationChange: Sendable {
         case .markRead(let change): change.conversationID
         case .transfer(let change): change.conversationID
         case .pushPage(let change): change.conversationID
+        case .callback(let change): change.conversationID
         }
     }
 
@@ -198,6 +236,7 @@ public enum ConversationChange: Sendable {
         case .markRead(let change): change.appID
         case .transfer(let change): change.appID
         case .pushPage(let change): change.appID
+        case .callback(let change): change.appID
         }
     }
 
@@ -212,6 +251,7 @@ public enum ConversationChange: Sendable {
         case .markRead(let change): change.at
         case .transfer(let change): change.at
         case .pushPage(let change): change.at
+        case .callback(let change): change.at
         }
     }
 }
@@ -228,7 +268,8 @@ public struct ConversationCommit: Sendable, Hashable {
     public var encodedEvents: [String]?
     /// The conversation's queue rank afterwards (nil unless queued): routing places it there.
     public var queueRank: Int64?
-    /// True when the change moved the conversation (opened, queued, assigned, transferred, ended):
+    /// True when the change moved the conversation (opened, queued, assigned, transferred, ended,
+    /// or its callback request changed):
     /// routing, here and on the other nodes, must look at it again.
     public var moved: Bool
     public init(

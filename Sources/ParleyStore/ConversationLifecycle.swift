@@ -66,6 +66,7 @@ public enum ConversationLifecycle {
         case .end(let end): end.by
         case .markRead(let read): read.by
         case .pushPage(let push): push.agent
+        case .callback(let update): update.by
         case .open, .assign, .requeue, .transfer: nil
         }
         if let actor, actor.role == .visitor, actor.id != conversation.visitorID.rawValue {
@@ -91,10 +92,14 @@ public enum ConversationLifecycle {
                 id: open.id, appID: open.appID, queueID: open.queueID,
                 visitorID: open.visitorID, subject: open.subject,
                 attributes: open.attributes, state: .queued, agentID: nil, lastSeq: 0,
-                createdAt: open.at, updatedAt: open.at, queuedAt: open.at)
-            return Plan(conversation: conversation, queueRank: open.queueRank, events: [
+                createdAt: open.at, updatedAt: open.at, queuedAt: open.at, callback: open.callback)
+            var events: [(author: Participant, body: EventBody)] = [
                 (open.visitor, .stateChanged(StateChange(from: nil, to: .queued, reason: .opened)))
-            ])
+            ]
+            if let callback = open.callback {
+                events.append((open.visitor, .callback(CallbackChange(action: .requested, callback: callback))))
+            }
+            return Plan(conversation: conversation, queueRank: open.queueRank, events: events)
         }
         guard var conversation = current else { throw .notFound("conversation not found") }
         try authorize(change, on: conversation)
@@ -131,6 +136,8 @@ public enum ConversationLifecycle {
                 throw .invalidState("only a queued conversation can be assigned; this one is \(conversation.state.rawValue)")
             }
             guard let agentID = assign.agent.id.map(AgentID.init(rawValue:)) else { throw .invalidState("assign needs an agent") }
+            // A callback request is offered to its visitor first; it keeps its rank meanwhile.
+            if try offerCallback(assign, agent: agentID, conversation: &conversation, events: &events) { break }
             events.append((.system, .stateChanged(StateChange(from: .queued, to: .assigned, reason: .assigned, agentID: agentID))))
             events.append((assign.agent, .participantJoined(ParticipantJoined(participant: assign.agent))))
             conversation.state = .assigned
@@ -148,6 +155,7 @@ public enum ConversationLifecycle {
             conversation.agentID = nil
             conversation.queuedAt = requeue.at
             rank = requeue.queueRank
+            callbackBackInQueue(&conversation, by: .system, events: &events)
 
         case .end(let end):
             switch (end.by.role, conversation.state) {
@@ -157,7 +165,8 @@ public enum ConversationLifecycle {
                 guard end.by.id == conversation.visitorID.rawValue else { throw .notFound("conversation not found") }
                 let reason: StateChange.Reason = state == .queued ? .cancelled : .endedByVisitor
                 events.append((end.by, .stateChanged(StateChange(from: state, to: .ended, reason: reason))))
-                if state == .assigned, let agent = assignedAgent {
+                // An agent a callback request was only offered to never joined, so does not leave.
+                if state == .assigned, let agent = assignedAgent, conversation.callback?.status != .offered {
                     events.append((agent, .participantLeft(ParticipantLeft(participant: agent, reason: .ended))))
                 }
             case (.agent, .assigned):
@@ -165,10 +174,13 @@ public enum ConversationLifecycle {
                     throw .invalidState("only the assigned agent can end this conversation")
                 }
                 events.append((end.by, .stateChanged(StateChange(from: .assigned, to: .ended, reason: .endedByAgent))))
-                events.append((end.by, .participantLeft(ParticipantLeft(participant: end.by, reason: .ended))))
+                if conversation.callback?.status != .offered {
+                    events.append((end.by, .participantLeft(ParticipantLeft(participant: end.by, reason: .ended))))
+                }
             case (.agent, _), (.system, _):
                 throw .invalidState("only the assigned agent can end this conversation")
             }
+            callbackEnded(&conversation, by: end.by, events: &events)
             conversation.state = .ended
             conversation.queuedAt = nil
             rank = nil
@@ -184,6 +196,7 @@ public enum ConversationLifecycle {
             case .agent(let agent):
                 guard let agentID = agent.id.map(AgentID.init(rawValue:)) else { throw .invalidInput("transfer needs an agent") }
                 guard agentID != conversation.agentID else { throw .invalidState("the conversation is already assigned to that agent") }
+                try callbackTransferred(&conversation, to: agentID)
                 events.append((from, .participantLeft(ParticipantLeft(participant: from, reason: .transferred))))
                 events.append((transfer.by, .stateChanged(StateChange(from: .assigned, to: .assigned, reason: .transferred, agentID: agentID))))
                 events.append((agent, .participantJoined(ParticipantJoined(participant: agent))))
@@ -196,6 +209,7 @@ public enum ConversationLifecycle {
                 conversation.queueID = queueID
                 conversation.queuedAt = transfer.at
                 rank = queueRank
+                callbackBackInQueue(&conversation, by: transfer.by, events: &events)
             }
 
         case .markRead(let read):
@@ -215,6 +229,10 @@ public enum ConversationLifecycle {
                 throw .invalidState("only the assigned agent can push a page into this conversation")
             }
             events.append((push.agent, .pagePushed(push.page)))
+
+        case .callback(let update):
+            try planCallback(update, conversation: &conversation, events: &events, assignedAgent: assignedAgent)
+            if conversation.state == .ended { rank = nil }
         }
         return Plan(conversation: conversation, queueRank: rank, events: events)
     }

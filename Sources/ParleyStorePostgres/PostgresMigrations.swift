@@ -219,6 +219,8 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX outbox_app ON outbox(kind, app_id, created_at)",
         ]),
+        // Callback requests (issue 17): a conversation may be one; the request as JSON beside it.
+        ("0016-callbacks", ["ALTER TABLE conversations ADD COLUMN callback TEXT"]),
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.

@@ -49,7 +49,8 @@ enum PostgresRows {
             state: ConversationState(rawValue: try string(row, "state")) ?? .ended,
             agentID: try optionalString(row, "agent_id").map(AgentID.init(rawValue:)), lastSeq: try int(row, "last_seq"),
             createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"),
-            queuedAt: try optionalInt(row, "queued_at").map(Timestamp.date(millis:)))
+            queuedAt: try optionalInt(row, "queued_at").map(Timestamp.date(millis:)),
+            callback: try CallbackJSON.decode(try optionalString(row, "callback")))
     }
 
     static func event(_ row: PostgresRandomAccessRow) throws -> ConversationEvent {

@@ -181,17 +181,19 @@ extension PostgresStore {
             try await connection.query(
                 """
                 INSERT INTO conversations (id, app_id, queue_id, visitor_id, subject, attributes, state, agent_id, last_seq,
-                    queue_rank, queued_at, created_at, updated_at)
+                    queue_rank, queued_at, created_at, updated_at, callback)
                 VALUES (\(c.id.rawValue), \(c.appID.rawValue), \(c.queueID.rawValue), \(c.visitorID.rawValue), \(c.subject),
                     \(PostgresRows.json(c.attributes)), \(c.state.rawValue), \(c.agentID?.rawValue), \(c.lastSeq), \(rank),
-                    \(c.queuedAt.map(Timestamp.millis)), \(Timestamp.millis(c.createdAt)), \(Timestamp.millis(c.updatedAt)))
+                    \(c.queuedAt.map(Timestamp.millis)), \(Timestamp.millis(c.createdAt)), \(Timestamp.millis(c.updatedAt)),
+                    \(CallbackJSON.encode(c.callback)))
                 """, logger: logger)
         case .updateConversation(let c, let rank):
             try await connection.query(
                 """
                 UPDATE conversations SET queue_id = \(c.queueID.rawValue), subject = \(c.subject), attributes = \(PostgresRows.json(c.attributes)),
                     state = \(c.state.rawValue), agent_id = \(c.agentID?.rawValue), last_seq = \(c.lastSeq), queue_rank = \(rank),
-                    queued_at = \(c.queuedAt.map(Timestamp.millis)), updated_at = \(Timestamp.millis(c.updatedAt))
+                    queued_at = \(c.queuedAt.map(Timestamp.millis)), updated_at = \(Timestamp.millis(c.updatedAt)),
+                    callback = \(CallbackJSON.encode(c.callback))
                 WHERE id = \(c.id.rawValue)
                 """, logger: logger)
         case .touchConversation(let id, let lastSeq, let updatedAt):

@@ -342,6 +342,10 @@ enum SQLiteMigrations {
                 CREATE INDEX outbox_app ON outbox(kind, app_id, created_at);
                 """)
         }
+        // Callback requests (issue 17): a conversation may be one; the request as JSON beside it.
+        migrator.registerMigration("0016-callbacks") { db in
+            try db.execute(sql: "ALTER TABLE conversations ADD COLUMN callback TEXT")
+        }
         return migrator
     }
 }

@@ -45,7 +45,9 @@ enum SQLiteRows {
             subject: row["subject"], attributes: attributes(row["attributes"]),
             state: ConversationState(rawValue: row["state"]) ?? .ended,
             agentID: (row["agent_id"] as String?).map(AgentID.init(rawValue:)), lastSeq: row["last_seq"],
-            createdAt: date(row, "created_at"), updatedAt: date(row, "updated_at"), queuedAt: optionalDate(row, "queued_at"))
+            createdAt: date(row, "created_at"), updatedAt: date(row, "updated_at"), queuedAt: optionalDate(row, "queued_at"),
+            // Written by this store from a Callback; unreadable only if the file was damaged.
+            callback: (try? CallbackJSON.decode(row["callback"])) ?? nil)
     }
 
     static func event(_ row: Row) throws -> ConversationEvent {

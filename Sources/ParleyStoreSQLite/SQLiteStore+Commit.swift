@@ -70,13 +70,13 @@ extension SQLiteStore {
         case .insertConversation(let conversation, let rank):
             try db.cachedStatement(sql: """
                 INSERT INTO conversations (app_id, queue_id, visitor_id, subject, attributes, state, agent_id, last_seq,
-                    queue_rank, queued_at, created_at, updated_at, id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    queue_rank, queued_at, created_at, updated_at, callback, id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: conversationArguments(conversation, queueRank: rank))
         case .updateConversation(let conversation, let rank):
             try db.cachedStatement(sql: """
                 UPDATE conversations SET app_id = ?, queue_id = ?, visitor_id = ?, subject = ?, attributes = ?, state = ?,
-                    agent_id = ?, last_seq = ?, queue_rank = ?, queued_at = ?, created_at = ?, updated_at = ?
+                    agent_id = ?, last_seq = ?, queue_rank = ?, queued_at = ?, created_at = ?, updated_at = ?, callback = ?
                 WHERE id = ?
                 """).execute(arguments: conversationArguments(conversation, queueRank: rank))
         case .touchConversation(let id, let lastSeq, let updatedAt):
@@ -119,7 +119,7 @@ extension SQLiteStore {
             conversation.appID.rawValue, conversation.queueID.rawValue, conversation.visitorID.rawValue, conversation.subject,
             SQLiteRows.json(conversation.attributes), conversation.state.rawValue, conversation.agentID?.rawValue,
             conversation.lastSeq, queueRank, conversation.queuedAt.map(Timestamp.millis), Timestamp.millis(conversation.createdAt),
-            Timestamp.millis(conversation.updatedAt), conversation.id.rawValue,
+            Timestamp.millis(conversation.updatedAt), CallbackJSON.encode(conversation.callback), conversation.id.rawValue,
         ]
     }
 

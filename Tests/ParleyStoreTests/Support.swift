@@ -107,6 +107,8 @@ extension EventBody {
             "unknown \(type)"
         case .pagePushed(let page):
             "page_pushed \(page.clientMessageID) \(page.url) \(page.title)"
+        case .callback(let change):
+            "callback \(change.action.rawValue) \(change.callback.status.rawValue)" + (change.callback.agentID.map { " \($0.rawValue)" } ?? "")
         }
     }
 }

@@ -40,3 +40,17 @@ public enum CallbackExpiry: String, Hashable, Sendable, Codable {
     /// The request ends.
     case end
 }
+
+extension Identifier where Kind == CallbackKindPrefix {
+    /// The id of the callback request that `conversation` carries: a request is a conversation
+    /// (its events, routing and isolation are the conversation's), so the two ids share their
+    /// 26 characters and differ only in the prefix.
+    public init(conversation: ConversationID) {
+        self.init(rawValue: CallbackKindPrefix.prefix + "_" + conversation.rawValue.dropFirst(ConversationKind.prefix.count + 1))
+    }
+
+    /// The conversation the request is.
+    public var conversationID: ConversationID {
+        ConversationID(rawValue: ConversationKind.prefix + "_" + rawValue.dropFirst(CallbackKindPrefix.prefix.count + 1))
+    }
+}

@@ -40,12 +40,37 @@ public struct CallbackDialogTexts: Hashable, Sendable, Codable {
         return texts
     }
 
+    /// The keys of the texts, as the wire and ``CallbackTextOverrides`` name them.
+    public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
+    /// Replaces the texts named in `replacements` (by ``keys``); unknown keys change nothing.
+    public mutating func replace(with replacements: [String: String]) {
+        for (key, text) in replacements {
+            switch CodingKeys(stringValue: key) {
+            case .offer: offer = text
+            case .readyGroup: readyGroup = text
+            case .readyItem: readyItem = text
+            case .snoozeItem: snoozeItem = text
+            case .cancelItem: cancelItem = text
+            case .callingYou: callingYou = text
+            case .dialHint: dialHint = text
+            case .connecting: connecting = text
+            case .startChat: startChat = text
+            case .waiting: waiting = text
+            case .snoozed: snoozed = text
+            case .ended: ended = text
+            case .ok: ok = text
+            case nil: break
+            }
+        }
+    }
+
     /// A text with `{minutes}` filled in.
     static func filling(_ text: String, minutes: Int) -> String {
         text.replacingOccurrences(of: "{minutes}", with: String(minutes))
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case offer, readyGroup = "ready_group", readyItem = "ready_item", snoozeItem = "snooze_item", cancelItem = "cancel_item"
         case callingYou = "calling_you", dialHint = "dial_hint", connecting, startChat = "start_chat", waiting, snoozed, ended, ok
     }

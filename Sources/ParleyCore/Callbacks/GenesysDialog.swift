@@ -65,7 +65,7 @@ public struct GenesysDialog: Hashable, Sendable, Encodable {
         case .confirm: "connect"
         case .snooze: "snooze"
         case .cancel: "cancel"
-        case .dialog: "get-dialog"
+        case .dialog: "get-dialog-user-confirmation"
         }
     }
 
@@ -123,6 +123,8 @@ public struct GenesysDialog: Hashable, Sendable, Encodable {
 public enum GenesysCallbackAction: String, Hashable, Sendable, CaseIterable {
     case confirmationWithCode = "get-dialog-user-confirmation-provide_code-true"
     case confirmationWithoutCode = "get-dialog-user-confirmation-provide_code-false"
+    /// A menu's `_resource_url`: the same dialog again.
+    case confirmation = "get-dialog-user-confirmation"
     case startChat = "get-dialog-start-chat"
     case connectInbound = "connect-inbound"
     case connectOutbound = "connect-outbound"
@@ -134,7 +136,7 @@ public enum GenesysCallbackAction: String, Hashable, Sendable, CaseIterable {
     /// Our action: reading the dialog, or changing the request.
     public var action: CallbackAction {
         switch self {
-        case .confirmationWithCode, .confirmationWithoutCode, .startChat, .connectInbound, .connectOutbound, .waitForAgent: .dialog
+        case .confirmationWithCode, .confirmationWithoutCode, .confirmation, .startChat, .connectInbound, .connectOutbound, .waitForAgent: .dialog
         case .snooze: .snooze
         case .connect: .confirm
         case .cancel: .cancel

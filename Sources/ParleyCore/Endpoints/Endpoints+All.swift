@@ -6,6 +6,6 @@ extension AnyEndpoint {
     public static var all: [AnyEndpoint] {
         ServerEndpoints().all + SessionEndpoints().all + AgentEndpoints().all + ConversationEndpoints().all
             + TranscriptEndpoints().all + LifecycleEndpoints().all + TeamEndpoints().all + AdminEndpoints().all
-            + AttachmentEndpoints().all + WebhookEndpoints().all + PushEndpoints().all
+            + AttachmentEndpoints().all + WebhookEndpoints().all + PushEndpoints().all + CallbackEndpoints().all
     }
 }

@@ -17,6 +17,9 @@ public struct PushContent: Hashable, Sendable, Codable {
         case ended
         /// The conversation went to another agent or queue.
         case transferred
+        /// An agent is ready for the visitor's callback request: the app fetches the dialog
+        /// (``PushContent/callbackID`` and ``PushContent/callbackAction``) and asks the visitor to confirm.
+        case callbackOffered = "callback_offered"
     }
 
     public var kind: Kind
@@ -29,8 +32,15 @@ public struct PushContent: Hashable, Sendable, Codable {
     public var body: String?
     /// The visitor's unread count across conversations, for the app icon.
     public var badge: Int?
+    /// For a callback request: its id (Genesys' service id).
+    public var callbackID: CallbackID?
+    /// For a callback request: the action to POST (`/v1/callbacks/{id}/actions/{action}`) for the dialog to show.
+    public var callbackAction: CallbackAction?
 
-    public init(kind: Kind, conversationID: ConversationID, seq: Int64? = nil, title: String, body: String? = nil, badge: Int? = nil) {
+    public init(kind: Kind, conversationID: ConversationID, seq: Int64? = nil, title: String, body: String? = nil, badge: Int? = nil,
+                callbackID: CallbackID? = nil, callbackAction: CallbackAction? = nil) {
+        self.callbackID = callbackID
+        self.callbackAction = callbackAction
         self.kind = kind
         self.conversationID = conversationID
         self.seq = seq
@@ -39,7 +49,9 @@ public struct PushContent: Hashable, Sendable, Codable {
         self.badge = badge
     }
 
-    enum CodingKeys: String, CodingKey { case kind, conversationID = "conversation_id", seq, title, body, badge }
+    enum CodingKeys: String, CodingKey {
+        case kind, conversationID = "conversation_id", seq, title, body, badge, callbackID = "callback_id", callbackAction = "callback_action"
+    }
 }
 
 /// The `parley` member of a push's payload: always the conversation (for the deep link, even

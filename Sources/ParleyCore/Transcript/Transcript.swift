@@ -80,13 +80,39 @@ public struct Transcript: Hashable, Sendable {
             case .reopened: notice = "The conversation was reopened"
             case .requeued: notice = "The conversation went back to the queue"
             case .transferred: notice = change.to == .queued ? "Transferred to another queue" : "Transferred to another agent"
+            case .expired: notice = "The callback request expired unconfirmed"
             }
+        case .callback(let change):
+            guard let text = callbackNotice(change) else { return nil }
+            notice = text
         }
         return Line(time: event.createdAt, content: .notice(notice))
     }
 }
 
 extension Transcript {
+    /// A callback request's change as a transcript line; nil for what the state lines already say.
+    static func callbackNotice(_ change: CallbackChange) -> String? {
+        let request = change.callback
+        switch change.action {
+        case .requested:
+            let what = switch request.kind {
+            case .callMe: "a call" + (request.phone.map { " to \($0)" } ?? "")
+            case .iWillCall: "a number to call"
+            case .notifyAndChat: "a chat when an agent is free"
+            }
+            return "Callback requested: \(what)"
+        case .offered: return "An agent was ready; the visitor was asked to confirm"
+        case .confirmed: return "The visitor confirmed the callback"
+        case .snoozed: return "The visitor asked to be asked again later"
+        case .requeued: return "The offer went unconfirmed; the request went back to the queue"
+        case .due: return nil
+        case .cancelled, .expired: return nil  // the state line says it
+        case .completed: return "Callback done" + (request.outcome.map { ": \($0.rawValue.replacingOccurrences(of: "_", with: " "))" } ?? "")
+        case .rescheduled: return "Callback to be tried again" + (request.outcome.map { " (\($0.rawValue.replacingOccurrences(of: "_", with: " ")))" } ?? "")
+        }
+    }
+
     /// How a transcript is rendered.
     public struct Options: Sendable {
         /// The zone times are shown in. Default UTC.

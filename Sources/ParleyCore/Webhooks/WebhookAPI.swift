@@ -21,6 +21,26 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case ratingCreated = "rating.created"
     /// A visitor answered a form (pre-chat or unavailable with the opening, post-chat afterwards).
     case formSubmitted = "form.submitted"
+    /// A visitor asked for a callback (the conversation's `callback` says what kind).
+    case callbackRequested = "callback.requested"
+    /// An agent is ready for a callback request; its visitor is asked to confirm.
+    case callbackOffered = "callback.offered"
+    /// The visitor confirmed: the agent calls, is called, or chats.
+    case callbackConfirmed = "callback.confirmed"
+    /// The visitor asked to be asked again later.
+    case callbackSnoozed = "callback.snoozed"
+    /// An offer went unconfirmed (or its agent went away) and the request waits in its queue again.
+    case callbackRequeued = "callback.requeued"
+    /// A scheduled request's time came: it waits in its queue again.
+    case callbackDue = "callback.due"
+    /// The visitor cancelled the request.
+    case callbackCancelled = "callback.cancelled"
+    /// An offer went unconfirmed and the queue ends such requests.
+    case callbackExpired = "callback.expired"
+    /// The agent recorded the outcome; the request is done.
+    case callbackCompleted = "callback.completed"
+    /// The agent recorded the outcome and will try again at the request's `scheduled_until`.
+    case callbackRescheduled = "callback.rescheduled"
 }
 
 /// An app's webhook endpoint as admins see it. Its secret is shown once, when made or rotated.

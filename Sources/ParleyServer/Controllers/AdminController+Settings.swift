@@ -101,10 +101,6 @@ extension AdminController {
 
     /// An app the caller administers and one of its queues.
     private func administeredQueue(_ context: ParleyRequestContext) async throws -> (AppID, QueueID) {
-        let app = try await administeredApp(context)
-        guard let queue = context.parameters.get("queue").flatMap(QueueID.init(validating:)),
-              try await store.queues(app: app).contains(where: { $0.id == queue })
-        else { throw APIError.notFound("queue not found") }
-        return (app, queue)
+        try await context.administeredQueue(in: store)
     }
 }

@@ -159,4 +159,14 @@ extension ParleyRequestContext {
             throw APIError.notFound("app not found")
         }
     }
+
+    /// The `:app` and `:queue` of an admin route, when the caller administers the app and the
+    /// queue is one of its own (404 otherwise).
+    func administeredQueue(in store: any ParleyStore) async throws -> (AppID, QueueID) {
+        let app = try await administeredApp(in: store)
+        guard let queue = parameters.get("queue").flatMap(QueueID.init(validating:)),
+              try await store.queues(app: app).contains(where: { $0.id == queue })
+        else { throw APIError.notFound("queue not found") }
+        return (app, queue)
+    }
 }

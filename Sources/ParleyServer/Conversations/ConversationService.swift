@@ -100,30 +100,38 @@ struct ConversationService: Sendable {
     // MARK: Changing
 
     /// A visitor opens a conversation in a queue (the app's first queue when none is named).
-    func open(_ request: OpenConversationRequest, by visitor: VisitorCaller) async throws -> Conversation {
+    /// - Parameter callback: the callback request the conversation is (``CallbackService``), made for its queue.
+    func open(_ request: OpenConversationRequest, by visitor: VisitorCaller, callback: Callback? = nil) async throws -> Conversation {
         if let subject = request.subject { try Validation.shortText(subject, field: "subject") }
         try Validation.attributes(request.attributes ?? [:])
-        let queues = try await store.queues(app: visitor.appID)
-        let queue: Queue
-        if let queueID = request.queueID {
-            guard let match = queues.first(where: { $0.id == queueID }) else { throw APIError.notFound("queue not found") }
-            queue = match
-        } else {
-            guard let first = queues.first else { throw APIError.conflict("no_queue", "the app has no queue yet") }
-            queue = first
-        }
+        let queue = try await queue(request.queueID, app: visitor.appID)
         let now = clock.now()
         var submission = try await openingForm(request, queue: queue.id, app: visitor.appID, at: now)
         if let answers = submission?.answers { submission?.answers = try await masking.mask(answers, app: visitor.appID, field: "form_answers") }
         var subject = request.subject
         if let text = subject { subject = try await masking.mask(text, app: visitor.appID, field: "subject") }
         let attributes = try await masking.mask(request.attributes ?? [:], app: visitor.appID, field: "attributes")
+        let id = ConversationID.generate(at: now)
+        var callback = callback
+        callback?.id = CallbackID(conversation: id)
         let commit = try await committer.commit(.open(.init(
-            id: .generate(at: now), appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
+            id: id, appID: visitor.appID, queueID: queue.id, visitorID: visitor.visitorID, visitorName: visitor.name,
             subject: subject, attributes: attributes, queueRank: RoutingState.rank(at: now), at: now,
-            formSubmission: submission)))
+            formSubmission: submission, callback: callback)))
         logger.debug("conversation opened", metadata: ["parley.conversation": "\(commit.conversation.id)"])
         return try await visible(commit.conversation.id, to: .visitor(visitor))
+    }
+
+    /// The queue a visitor asks for, or the app's first without one.
+    /// - Throws: 404 for a queue of no such id in the app, 409 `no_queue` when the app has none.
+    func queue(_ id: QueueID?, app: AppID) async throws -> Queue {
+        let queues = try await store.queues(app: app)
+        if let id {
+            guard let match = queues.first(where: { $0.id == id }) else { throw APIError.notFound("queue not found") }
+            return match
+        }
+        guard let first = queues.first else { throw APIError.conflict("no_queue", "the app has no queue yet") }
+        return first
     }
 
     /// Stores a message, masked (idempotent by client message id: the same text masks the same

@@ -54,11 +54,11 @@ struct AppSettings: Sendable {
         try await write(hours, Self.hoursKey(queue), app: app)
     }
 
-    private func read<T: Decodable>(_ type: T.Type, _ key: String, app: AppID) async throws -> T? {
+    func read<T: Decodable>(_ type: T.Type, _ key: String, app: AppID) async throws -> T? {
         try await store.setting(key, app: app).map { try ParleyJSON.decode(type, from: Data($0.utf8)) }
     }
 
-    private func write<T: Encodable>(_ value: T?, _ key: String, app: AppID) async throws {
+    func write<T: Encodable>(_ value: T?, _ key: String, app: AppID) async throws {
         let text = try value.map { String(decoding: try ParleyJSON.encode($0), as: UTF8.self) }
         try await store.setSetting(key, app: app, value: text, at: clock.now())
     }

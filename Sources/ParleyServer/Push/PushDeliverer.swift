@@ -80,6 +80,11 @@ struct PushDeliverer: Service {
         guard let device = try await store.pushDevice(row.target, app: row.appID), device.visitorID == job.visitorID else {
             return .skip("the device was unregistered")
         }
+        if job.kind == .callbackOffered {
+            // Reading the chat does not answer an offer; answering it (or its expiry) does.
+            let request = try await store.conversation(row.conversationID, app: row.appID)?.callback
+            return request?.status == .offered ? .send(device) : .skip("the offer was answered or expired before it was sent")
+        }
         let read = try await store.readSeq(row.conversationID, participant: .visitor(job.visitorID, name: nil))
         return read >= job.seq ? .skip("the visitor read it before it was due") : .send(device)
     }

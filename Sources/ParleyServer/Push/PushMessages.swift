@@ -24,6 +24,10 @@ enum PushMessages {
             body = strings.ended
         case .transferred:
             body = strings.transferred
+        case .callbackOffered:
+            body = strings.callbackOffered
+            return PushContent(kind: job.kind, conversationID: conversation, seq: job.seq, title: appTitle, body: body, badge: badge,
+                               callbackID: CallbackID(conversation: conversation), callbackAction: .dialog)
         }
         return PushContent(kind: job.kind, conversationID: conversation, seq: job.seq, title: job.agentName ?? appTitle, body: body, badge: badge)
     }
@@ -71,7 +75,7 @@ enum PushMessages {
     /// what a person wrote, with the row's id as `apns-id` and `apns-collapse-id`, so a retry of a
     /// push that did arrive replaces it on the device instead of showing it twice.
     static func apnsHeaders(kind: PushContent.Kind, topic: String, pushID: String, expires: Date) -> [(String, String)] {
-        let urgent = kind == .message || kind == .page
+        let urgent = kind == .message || kind == .page || kind == .callbackOffered
         return [
             ("apns-topic", topic), ("apns-push-type", "alert"), ("apns-priority", urgent ? "10" : "5"),
             ("apns-id", uuid(for: pushID)), ("apns-collapse-id", String(pushID.prefix(64))),
@@ -96,7 +100,7 @@ enum PushMessages {
     /// data only: Google sees the ciphertext and the conversation id; the app decrypts and shows it.
     /// FCM data values are strings: the envelope goes as its JSON text.
     static func fcmBody(_ content: PushContent, envelope: PushEnvelope, token: String, pushID: String) throws -> Data {
-        let urgent = content.kind == .message || content.kind == .page
+        let urgent = content.kind == .message || content.kind == .page || content.kind == .callbackOffered
         var android: [String: Any] = ["priority": urgent ? "HIGH" : "NORMAL", "collapse_key": String(pushID.prefix(64)), "ttl": "14400s"]
         var message: [String: Any] = [
             "token": token,
@@ -120,6 +124,7 @@ enum PushMessages {
         var page = "Sent you a page"
         var ended = "The conversation has ended."
         var transferred = "Your conversation was passed to a colleague."
+        var callbackOffered = CallbackDialogTexts.standard(for: "en").offer
 
         init(locale: String?) {
             if locale?.lowercased().hasPrefix("de") == true {
@@ -127,6 +132,7 @@ enum PushMessages {
                 page = "Hat Ihnen eine Seite geschickt"
                 ended = "Das Gespräch wurde beendet."
                 transferred = "Ihr Gespräch wurde an eine Kollegin oder einen Kollegen übergeben."
+                callbackOffered = CallbackDialogTexts.standard(for: "de").offer
             }
         }
     }

@@ -31,7 +31,7 @@ struct PushRule: CommitEffects {
         let conversation = commit.conversation
         guard !commit.isDuplicate, apps.contains(conversation.appID) else { return [] }
         var entries: [OutboxEntry] = []
-        func add(_ kind: PushContent.Kind, _ event: ConversationEvent, text: String? = nil) {
+        func add(_ kind: PushContent.Kind, _ event: ConversationEvent, text: String? = nil, delay: TimeInterval = delay) {
             let job = PushJob(kind: kind, visitorID: conversation.visitorID, seq: event.seq,
                               agentName: event.author.role == .agent ? event.author.name : nil, text: text, createdAt: event.createdAt)
             let payload = (try? ParleyJSON.encode(job)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -45,6 +45,9 @@ struct PushRule: CommitEffects {
                 add(.message, event, text: message.text.isEmpty ? message.attachment.map { "📎 \($0.name)" } : message.text)
             case .pagePushed(let page) where event.author.role == .agent:
                 add(.page, event, text: page.title)
+            case .callback(let change) where change.action == .offered:
+                // At once: the offer expires in a minute or so, and reading the chat does not answer it.
+                add(.callbackOffered, event, delay: 0)
             case .stateChanged(let state):
                 switch (state.reason, state.to) {
                 case (.transferred, _):

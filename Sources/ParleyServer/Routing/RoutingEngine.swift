@@ -20,6 +20,8 @@ actor RoutingEngine {
     private let clock: any WallClock
     private let logger: Logger
     private var graceTimers: [AgentID: Task<Void, Never>] = [:]
+    /// Each live callback request's next deadline: an offer's expiry, a scheduled request's time.
+    private var callbackTimers: [ConversationID: (deadline: CallbackDeadline, task: Task<Void, Never>)] = [:]
     /// App of each known agent, so a committed assignment names the right app.
     private var agentApps: [AgentID: (app: AppID, name: String)] = [:]
     /// For each conversation routing has seen: the `lastSeq` of the newest state it applied (a read
@@ -47,14 +49,7 @@ actor RoutingEngine {
             await run(state.agentUpdated(profile(agent), now: now))
         }
         for active in try await store.activeConversations() {
-            let conversation = active.conversation
-            record(conversation)
-            if conversation.state == .assigned, let agent = conversation.agentID {
-                await run(state.conversationAssigned(conversation.id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: now))
-            } else if conversation.state == .queued {
-                await run(state.conversationQueued(conversation.id, queue: conversation.queueID, visitor: conversation.visitorID,
-                                                  rank: active.queueRank ?? state.tailRank(now: now), now: now))
-            }
+            await apply(active, force: true)
         }
     }
 
@@ -67,6 +62,8 @@ actor RoutingEngine {
     func stop() {
         for timer in graceTimers.values { timer.cancel() }
         graceTimers = [:]
+        for timer in callbackTimers.values { timer.task.cancel() }
+        callbackTimers = [:]
     }
 
     // MARK: Inputs
@@ -159,8 +156,14 @@ actor RoutingEngine {
         let conversation = stored.conversation
         if !force, let seen = known[conversation.id], seen.seq >= conversation.lastSeq { return }
         record(conversation)
+        followCallback(conversation)
         let now = clock.now()
         switch (conversation.state, conversation.agentID) {
+        case (.queued, _) where conversation.callback?.status == .scheduled:
+            // A scheduled callback request is held out of its queue until its time (its timer
+            // commits `due`, which brings it back here as waiting, at its rank).
+            guard force || state.placement(of: conversation.id) != nil else { return }
+            await run(state.conversationEnded(conversation.id, now: now))
         case (.assigned, let agent?):
             guard force || state.placement(of: conversation.id) != .assigned(agent) else { return }
             await run(state.conversationAssigned(conversation.id, to: agent, queue: conversation.queueID, visitor: conversation.visitorID, now: now))
@@ -171,6 +174,34 @@ actor RoutingEngine {
         default:
             guard force || state.placement(of: conversation.id) != nil else { return }
             await run(state.conversationEnded(conversation.id, now: now))
+        }
+    }
+
+    /// Keeps one timer per live callback request, at its next deadline (decision 0019). Every node
+    /// keeps them; the store applies the first to fire, and the others change nothing.
+    private func followCallback(_ conversation: Conversation) {
+        let deadline = conversation.callback.flatMap(CallbackDeadline.init)
+        guard callbackTimers[conversation.id]?.deadline != deadline else { return }
+        callbackTimers.removeValue(forKey: conversation.id)?.task.cancel()
+        guard let deadline else { return }
+        let id = conversation.id, app = conversation.appID
+        let task = Task { [weak self, clock] in
+            try? await clock.sleep(until: deadline.at)
+            guard !Task.isCancelled else { return }
+            await self?.callbackDeadlinePassed(id, app: app, deadline: deadline)
+        }
+        callbackTimers[id] = (deadline, task)
+    }
+
+    private func callbackDeadlinePassed(_ id: ConversationID, app: AppID, deadline: CallbackDeadline) async {
+        guard callbackTimers[id]?.deadline == deadline else { return }
+        callbackTimers[id] = nil
+        do {
+            try await committer.commit(.callback(.init(conversationID: id, appID: app, by: .system, step: deadline.step, at: clock.now())))
+        } catch {
+            // Another node, or the visitor, moved it first: the store holds what is true.
+            logger.debug("callback deadline change refused", metadata: ["parley.conversation": "\(id)", "error": "\(error)"])
+            await resynchronize(id, app: app)
         }
     }
 

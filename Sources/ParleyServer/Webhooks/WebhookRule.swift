@@ -56,6 +56,11 @@ public struct WebhookRule: CommitEffects {
                 default:
                     break
                 }
+            case .callback(let change):
+                // The conversation in the data carries the request after the change.
+                if let type = WebhookEventType(rawValue: change.webhookType) {
+                    add(type, event, WebhookEventData(conversation: conversation, visitor: visitor, agent: change.callback.agentID.map { .agent($0, name: nil) }))
+                }
             default:
                 break
             }

@@ -14,6 +14,16 @@ const EVENTS = [
   ["conversation.ended", "Conversation ended"],
   ["rating.created", "Rating given"],
   ["form.submitted", "Form answered"],
+  ["callback.requested", "Callback requested"],
+  ["callback.offered", "Callback offered to the visitor"],
+  ["callback.confirmed", "Callback confirmed"],
+  ["callback.snoozed", "Callback snoozed"],
+  ["callback.requeued", "Callback back in its queue"],
+  ["callback.due", "Scheduled callback due"],
+  ["callback.cancelled", "Callback cancelled"],
+  ["callback.expired", "Callback expired"],
+  ["callback.completed", "Callback done"],
+  ["callback.rescheduled", "Callback rescheduled"],
 ];
 
 /** The endpoint whose deliveries are shown, kept across reloads of the page. */
