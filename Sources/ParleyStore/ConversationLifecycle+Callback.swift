@@ -22,13 +22,15 @@ extension ConversationLifecycle {
         assignedAgent: Participant?
     ) throws(StoreError) {
         guard var request = conversation.callback else { throw .invalidState("this conversation is not a callback request") }
+        // To the millisecond, as stored: the commit's answer equals what later reads return.
+        let at = Timestamp.date(millis: Timestamp.millis(update.at))
         let input: CallbackMachine.Input
         switch (update.step, update.by.role) {
-        case (.confirm, .visitor): input = .confirm(at: update.at)
-        case (.snooze, .visitor): input = .snooze(for: TimeInterval(request.snoozeMinutes * 60), at: update.at)
+        case (.confirm, .visitor): input = .confirm(at: at)
+        case (.snooze, .visitor): input = .snooze(for: TimeInterval(request.snoozeMinutes * 60), at: at)
         case (.cancel, .visitor): input = .cancel
-        case (.expire, .system): input = .expire(policy: request.onExpiry, at: update.at)
-        case (.due, .system): input = .due(at: update.at)
+        case (.expire, .system): input = .expire(policy: request.onExpiry, at: at)
+        case (.due, .system): input = .due(at: at)
         case (.outcome(let outcome, let retryAt), .agent):
             guard let agent = update.by.id.map(AgentID.init(rawValue:)) else { throw .invalidState("an outcome needs an agent") }
             if let retryAt, retryAt <= update.at { throw .invalidInput("retry_at must be in the future") }
@@ -99,7 +101,8 @@ extension ConversationLifecycle {
         }
         do {
             request.state = try CallbackMachine.apply(
-                .agentReady(agent, confirmWithin: TimeInterval(request.offerSeconds), at: assign.at), to: request.state)
+                .agentReady(agent, confirmWithin: TimeInterval(request.offerSeconds), at: Timestamp.date(millis: Timestamp.millis(assign.at))),
+                to: request.state)
         } catch {
             throw .invalidState(error.description)
         }
