@@ -161,6 +161,14 @@ public actor AgentClient {
         try await http.call(.conversations.end(conversation), token: try token())
     }
 
+    /// Records how a callback request the agent is connecting with went: done (`.connected`,
+    /// `.done`), or, after `.noAnswer` or `.wrongNumber`, tried again at `retryAt`.
+    /// - Throws: ``ParleyError``: a 409 when the conversation is no request this agent is connecting with.
+    @discardableResult
+    public func recordCallbackOutcome(_ outcome: CallbackOutcome, retryAt: Date? = nil, in conversation: ConversationID) async throws -> Conversation {
+        try await http.call(.callbacks.outcome(conversation), body: CallbackOutcomeRequest(outcome: outcome, retryAt: retryAt), token: try token())
+    }
+
     /// Hands a conversation to another agent of the app, who must be connected, not offline, and
     /// below capacity. Allowed for the assigned agent, or for an admin.
     @discardableResult

@@ -39,6 +39,9 @@ public final class ConversationModel {
     public internal(set) var isAgentTyping = false
     /// Agent messages not yet read.
     public internal(set) var unreadCount = 0
+    /// The callback request this conversation is, as it stands now (nil for a chat): waiting,
+    /// offered (ask the visitor: ``ParleyClient/dialog(for:)-(CallbackID)``), connecting, scheduled or ended.
+    public internal(set) var callback: Callback?
 
     nonisolated init(id: ConversationID) {
         self.id = id
@@ -53,6 +56,7 @@ public final class ConversationModel {
         queuePosition = snapshot.state == .queued ? snapshot.queuePosition : nil
         isAgentTyping = snapshot.typing.contains { $0.role == .agent }
         unreadCount = snapshot.unreadCount
+        callback = snapshot.summary?.callback
     }
 }
 

@@ -581,7 +581,7 @@ public actor ParleyClient {
 
     // MARK: Publishing
 
-    private func remember(_ conversation: Conversation) {
+    func remember(_ conversation: Conversation) {
         var snapshot = snapshots[conversation.id] ?? ConversationSnapshot(id: conversation.id)
         var summary = conversation
         if let known = snapshot.summary, known.lastSeq > summary.lastSeq { summary.lastSeq = known.lastSeq }
@@ -616,7 +616,7 @@ public actor ParleyClient {
         }
     }
 
-    private func publishSummaries() async {
+    func publishSummaries() async {
         let list = snapshots.values.compactMap(\.summary).sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
         await MainActor.run { state.conversations = list }
     }

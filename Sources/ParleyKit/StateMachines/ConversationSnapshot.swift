@@ -118,6 +118,8 @@ public struct ConversationSnapshot: Sendable, Hashable {
             typing.remove(event.author)
         case .participantLeft(let left):
             typing.remove(left.participant)
+        case .callback(let change):
+            summary?.callback = change.callback
         default:
             break
         }
