@@ -6,7 +6,9 @@ import ParleyKitNIO
 /// `parley agent` at work: an AgentClient, routed conversations printed, typed lines answered.
 ///
 /// Plain lines go to the current conversation (the one last assigned, or picked with /switch).
-/// Commands: /list, /switch N, /accept ID, /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit.
+/// Commands: /list, /switch N, /accept ID, /attach PATH [-- caption], /save N [PATH], /outcome OUTCOME [MINUTES], /end,
+/// /online, /away, /quit. A callback request shows what to do once its visitor confirms (the number
+/// to call, the code the caller gives); `/outcome` records how it went.
 struct AgentTerminal {
     let command: AgentCommand
 
@@ -48,7 +50,7 @@ struct AgentTerminal {
         switch words[0] {
         case "/quit": return false
         case "/help":
-            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /push URL [TITLE], /attach PATH [-- caption], /save N [PATH], /end, /online, /away, /quit; anything else is sent")
+            TerminalIO.say("· /list, /switch N, /accept cnv_…, /note TEXT, /transfer agt_…|que_…, /push URL [TITLE], /attach PATH [-- caption], /save N [PATH], /outcome connected|no_answer|wrong_number|done [RETRY_MINUTES], /end, /online, /away, /quit; anything else is sent")
         case "/list":
             for (index, conversation) in await desk.conversations.enumerated() {
                 TerminalIO.say("  \(index + 1). \(conversation.id) \(conversation.subject ?? "")")
@@ -117,6 +119,22 @@ struct AgentTerminal {
             let destination = ReceivedFiles.destination(for: file.attachment, path: path)
             try await client.download(file.attachment, in: file.conversation, to: destination)
             TerminalIO.say("· saved \(destination.path)")
+        case "/outcome":
+            guard let current = await desk.current else { return noConversation() }
+            let parts = words.count == 2 ? words[1].split(separator: " ").map(String.init) : []
+            guard let outcome = parts.first.flatMap(CallbackOutcome.init(rawValue:)), parts.count <= 2,
+                  parts.count == 1 || Int(parts[1]).map({ (1...43_200).contains($0) }) == true else {
+                TerminalIO.say("· /outcome takes connected, no_answer, wrong_number or done, then optionally minutes until another try")
+                return true
+            }
+            let retryAt = parts.count == 2 ? Date().addingTimeInterval(TimeInterval(Int(parts[1])! * 60)) : nil
+            let conversation = try await client.recordCallbackOutcome(outcome, retryAt: retryAt, in: current.id)
+            await desk.ended(current.id)
+            if conversation.callback?.status == .scheduled {
+                TerminalIO.say("· \(outcome.rawValue.replacingOccurrences(of: "_", with: " ")): another try \(CallbackTerminal.time(conversation.callback?.scheduledUntil))")
+            } else {
+                TerminalIO.say("· callback done: \(outcome.rawValue.replacingOccurrences(of: "_", with: " "))")
+            }
         case "/online", "/away":
             try await client.setAvailability(words[0] == "/online" ? .online : .away)
             TerminalIO.say("· you are \(words[0].dropFirst())")
@@ -147,7 +165,12 @@ actor Desk {
             conversations[index] = conversation
         } else {
             conversations.append(conversation)
-            TerminalIO.say("· new conversation \(conversations.count): \(conversation.id)\(conversation.subject.map { " — \($0)" } ?? "")")
+            if let request = conversation.callback {
+                TerminalIO.say("· callback request \(conversations.count): \(conversation.id) — \(CallbackTerminal.describe(request))"
+                    + (request.status == .offered ? "; waiting for the visitor to confirm" : ""))
+            } else {
+                TerminalIO.say("· new conversation \(conversations.count): \(conversation.id)\(conversation.subject.map { " — \($0)" } ?? "")")
+            }
         }
         selected = conversations.count - 1
     }
@@ -166,6 +189,12 @@ actor Desk {
     func show(_ event: AgentClient.Event, me: AgentID) async {
         switch event {
         case .conversation(let conversation):
+            if let request = conversation.callback, conversation.state == .queued, conversations.contains(where: { $0.id == conversation.id }) {
+                // Snoozed, unanswered or rescheduled: back in its queue, no longer this agent's.
+                ended(conversation.id)
+                TerminalIO.say("· callback request \(conversation.id) went back to the queue (\(request.status.rawValue))")
+                return
+            }
             if conversation.state == .assigned, conversation.agentID == me { assigned(conversation) }
             if conversation.state != .ended, conversation.agentID != me, conversations.contains(where: { $0.id == conversation.id }) {
                 ended(conversation.id)
@@ -176,8 +205,17 @@ actor Desk {
                 TerminalIO.say("· \(conversation.id) ended")
             }
         case .event(let event):
-            guard case .message(let message) = event.body, event.author.role == .visitor else { return }
             let number = (conversations.firstIndex { $0.id == event.conversationID } ?? -1) + 1
+            if case .callback(let change) = event.body, change.action == .confirmed, number > 0 {
+                let request = change.callback
+                switch request.kind {
+                case .callMe: TerminalIO.say("[\(number)] confirmed: call \(request.phone ?? "?") now, then /outcome")
+                case .iWillCall: TerminalIO.say("[\(number)] confirmed: the visitor calls \(request.dialNumber ?? "?") with access code \(request.accessCode ?? "?"); then /outcome")
+                case .notifyAndChat: TerminalIO.say("[\(number)] confirmed: the visitor is ready to chat")
+                }
+                return
+            }
+            guard case .message(let message) = event.body, event.author.role == .visitor else { return }
             if let attachment = message.attachment {
                 let line = await files.arrived(attachment, in: event.conversationID)
                 TerminalIO.say("[\(number)] \(event.author.name ?? "visitor") sent a \(line)\(message.text.isEmpty ? "" : ": \(message.text)")")

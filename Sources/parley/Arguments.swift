@@ -21,6 +21,8 @@ extension Identifier {
 
 extension AgentRole: ExpressibleByArgument {}
 extension Availability: ExpressibleByArgument {}
+extension CallbackKind: ExpressibleByArgument {}
+extension CallbackOutcome: ExpressibleByArgument {}
 
 /// The rules of docs/protocol.md "Limits" for the fields the admin commands send. Names and emails
 /// use ParleyCore's own checks, as the server does; the password and capacity ranges are the

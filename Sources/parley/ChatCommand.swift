@@ -20,6 +20,13 @@ struct ChatCommand: AsyncParsableCommand {
                   --name Ann --subject "Where is my order?"
               parley chat --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
                   --queue que_01M7ZTMFGSG99111MHW8Q0K4DT --storage ~/.parley/ann
+              parley chat --app app_01M7ZTMFGRT0845FK7V0KF9X98 \\
+                  --callback call_me --phone "030 901820" --calling-code 49
+
+            With --callback, asks to be helped when an agent is free instead of waiting in a \
+            chat: call_me (the agent calls --phone), i_will_call (you get a number and an access \
+            code), notify_and_chat (a chat with the agent who is ready). When an agent is ready, \
+            type the number of your choice in the menu shown; /cancel cancels the request.
             """)
 
     @OptionGroup var server: ServerOptions
@@ -64,6 +71,30 @@ struct ChatCommand: AsyncParsableCommand {
             + "decrypted: what a phone would show. The fake's control URL, e.g. http://127.0.0.1:PORT.", valueName: "url"))
     var pushDemo: String?
 
+    @Option(help: ArgumentHelp("Ask for a callback instead of a chat: call_me, i_will_call or notify_and_chat.", valueName: "kind"))
+    var callback: CallbackKind?
+
+    @Option(help: ArgumentHelp("With --callback call_me: the number to call.", valueName: "number"))
+    var phone: String?
+
+    @Option(name: .customLong("calling-code"), help: ArgumentHelp("The country calling code for a --phone without + or 00, such as 49.", valueName: "digits"))
+    var callingCode: String?
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("With --callback: not before this time (ISO 8601, such as 2026-12-01T09:30:00Z).", valueName: "time"),
+            transform: ChatCommand.time)
+    var callbackAt: Date?
+
+    @Option(name: .customLong("until"), help: ArgumentHelp("With --callback and --at: the end of the window (ISO 8601).", valueName: "time"),
+            transform: ChatCommand.time)
+    var callbackUntil: Date?
+
+    static func time(_ text: String) throws -> Date {
+        guard let date = try? Date(text, strategy: .iso8601) else {
+            throw ArgumentProblem(description: "a time in ISO 8601, such as 2026-12-01T09:30:00Z")
+        }
+        return date
+    }
+
     /// The identity the options give.
     var identity: ParleyConfiguration.Identity {
         guard let userID else { return .anonymous }
@@ -82,6 +113,12 @@ struct ChatCommand: AsyncParsableCommand {
         if let name { try Check.shortText(name, option: "--name", maxLength: 100) }
         if let email { try Check.email(email) }
         if let subject { try Check.shortText(subject, option: "--subject", maxLength: Limits.maxSubjectLength) }
+        if callback == nil, phone != nil || callingCode != nil || callbackAt != nil || callbackUntil != nil {
+            throw ValidationError("--phone, --calling-code, --at and --until go with --callback")
+        }
+        if callback == .callMe, phone == nil { throw ValidationError("--callback call_me needs --phone") }
+        if callback != nil, callback != .callMe, phone != nil { throw ValidationError("--phone goes with --callback call_me only") }
+        if callbackUntil != nil, callbackAt == nil { throw ValidationError("--until goes with --at") }
         if let pushDemo, URL(string: pushDemo)?.host == nil { throw ValidationError("--push-demo takes the fake's control URL, such as http://127.0.0.1:8081") }
     }
 

@@ -23,6 +23,12 @@ struct ChatTerminal {
         let events = await client.events()
         try await client.start()
         defer { Task { await client.stop() } }
+        if command.callback != nil {
+            // Input is read by the callback's own loop: no second reader of stdin.
+            try await CallbackTerminal(command: command, client: client, serverURL: serverURL).run(events: events)
+            await client.stop()
+            return
+        }
         let languages = [configuration.locale.identifier.replacingOccurrences(of: "_", with: "-"), "en"]
         var prompter = FormPrompter(languages: languages, lines: TerminalIO.lines().makeAsyncIterator())
 
