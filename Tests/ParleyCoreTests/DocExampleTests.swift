@@ -87,6 +87,8 @@ struct DocExampleTests {
             entry(WebhookPayload.self), entry(WebhookEndpoint.self), entry(WebhookEndpointWithSecret.self), entry(WebhookEndpointList.self),
             entry(CreateWebhookRequest.self), entry(UpdateWebhookRequest.self), entry(WebhookDeliveryList.self),
             entry(LinkPolicy.self), entry(PagePush.self), entry(PushDeviceRequest.self), entry(PushDevice.self), entry(PushContent.self),
+            entry(RequestCallbackRequest.self), entry(CallbackView.self), entry(CallbackDialog.self), entry(CallbackOutcomeRequest.self),
+            entry(CallbackSettings.self), entry(CallbackTextOverrides.self),
             entry(PushSettings.self), entry(PushDeliveryList.self),
         ]
     }()
