@@ -7,11 +7,12 @@ import Testing
 
 /// ParleyKit's callback requests against the real server: asked for, offered through the event
 /// stream, answered from the dialog the event leads to, followed in the conversation's model, and
-/// recorded by the agent's client.
-@Suite("ParleyKit callbacks")
+/// recorded by the agent's client, on SQLite and (with `PARLEY_TEST_DATABASE_URL`) PostgreSQL.
+@Suite("ParleyKit callbacks", .serialized)
 struct KitCallbackTests {
-    @Test func requestCallback_offerArrivesAsAnEvent_theMenusChoiceConfirms_agentRecordsTheOutcome() async throws {
-        try await withServer { server in
+    @Test(arguments: TestStore.available)
+    func requestCallback_offerArrivesAsAnEvent_theMenusChoiceConfirms_agentRecordsTheOutcome(_ store: TestStore) async throws {
+        try await withServer(on: store) { server in
             let harness = KitHarness(server: server)
             let storage = harness.storageDirectory()
             defer { try? FileManager.default.removeItem(at: storage) }

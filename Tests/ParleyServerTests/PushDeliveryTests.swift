@@ -320,4 +320,27 @@ struct PushDeliveryTests {
             }
         }
     }
+
+    /// A callback request's offer is pushed at once (the app has a minute to ask its visitor), urgent,
+    /// naming the request and the action that fetches its dialog, even with the usual delay set.
+    @Test(arguments: TestStore.available)
+    func callbackOffer_isPushedAtOnce_namingTheRequest(_ store: TestStore) async throws {
+        try await withPushFake(store, configure: { $0.push.delay = 30 }) { server, fake, _ in
+            let device = "phone-\(UUID().uuidString)"
+            let visitor = try await server.visitor(device, name: "Vera")
+            try await register(server, visitor, device: device, PushDeviceRequest(provider: .apns, token: Self.apnsToken, environment: .sandbox))
+            let view = try await server.http.post("/v1/callbacks", RequestCallbackRequest(kind: .callMe, phone: "+4930901820"), token: visitor.token,
+                                                  as: CallbackView.self)
+            let agent = try await server.agent(name: "Grace")
+            #expect(try await server.http.request("POST", "/v1/conversations/\(view.conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
+
+            let sent = try #require(try await fake.requests(count: 1, provider: "apns", timeout: 20).first)
+            #expect(sent.headers["apns-priority"] == "10")
+            let userInfo = try #require(try JSONSerialization.jsonObject(with: Data(sent.body.utf8)) as? [String: Any])
+            let content = try ParleyPush.decryptNotification(userInfo, keys: nil)
+            #expect(content.kind == .callbackOffered && content.callbackID == view.callback.id && content.callbackAction == .dialog)
+            #expect(content.body == CallbackDialogTexts().offer)
+            // The server's manual clock never moved: a push held for the 30 s delay would not have come.
+        }
+    }
 }
