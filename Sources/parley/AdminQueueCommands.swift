@@ -5,8 +5,8 @@ import ParleyCore
 struct AdminQueue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue",
-        abstract: "Queues of an app: list, create, rename.",
-        subcommands: [List.self, Create.self, Rename.self])
+        abstract: "Queues of an app: list, create, rename, callback settings.",
+        subcommands: [List.self, Create.self, Rename.self, AdminQueueCallbacks.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyServer
 import ParleyStore
 import ParleyTestSupport
 import Testing
@@ -59,6 +60,28 @@ struct CLICallbackTests {
             #expect(badPhone.printed.contains("not a number that can be called"), "\(badPhone.printed)")
             let conversations = try await server.store.conversations(.init(appID: server.appID))
             #expect(conversations.isEmpty)
+        }
+    }
+
+    @Test func adminQueueCallbacks_showsAndChangesTheSettings() async throws {
+        try await withServer { server in
+            func parley(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+                let process = try ChildProcess("parley", arguments: ["admin", "queue", "callbacks"] + arguments + [
+                    "--server", server.baseURL.absoluteString, "--token", server.adminToken, "--app", server.appID.rawValue,
+                    "--queue", server.demo.queue.id.rawValue])
+                return (try await process.waitForExit(), process.printed)
+            }
+            let shown = try await parley([])
+            #expect(shown.status == 0 && shown.output.contains("60 s to confirm") && shown.output.contains("none (no i_will_call)"), "\(shown.output)")
+            let changed = try await parley(["--dial-number", "+4930901820", "--offer-seconds", "90", "--on-expiry", "end", "--json"])
+            #expect(changed.status == 0, "\(changed.output)")
+            let settings = try ParleyJSON.decode(CallbackSettings.self, from: Data(changed.output.utf8))
+            #expect(settings == CallbackSettings(enabled: true, offerSeconds: 90, snoozeMinutes: 5, onExpiry: .end, dialNumber: "+4930901820"))
+            let refused = try await parley(["--offer-seconds", "5"])
+            #expect(refused.status != 0 && refused.output.contains("--offer-seconds: between 10 and 3600"))
+            let stored = try await server.http.get("/v1/admin/apps/\(server.appID)/queues/\(server.demo.queue.id)/callbacks", token: server.adminToken,
+                                                   as: CallbackSettings.self)
+            #expect(stored == settings, "a refused change changes nothing")
         }
     }
 }
