@@ -178,6 +178,33 @@ struct WebhookTests {
     }
 
     @Test(arguments: stores)
+    func callbackRequests_makeTheirEvents_inOrder(_ store: Store) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(store, clock: clock) { server in
+            let callbackEvents: [WebhookEventType] = [.callbackRequested, .callbackOffered, .callbackConfirmed, .callbackSnoozed, .callbackCompleted,
+                                                      .callbackCancelled]
+            let created = try await create(server, url: receiver.hookURL, events: callbackEvents)
+            try await receiver.setSecrets([created.secret])
+            let visitor = try await server.visitor()
+            let view = try await server.http.post("/v1/callbacks", RequestCallbackRequest(kind: .callMe, phone: "+4930901820"), token: visitor.token,
+                                                  as: CallbackView.self)
+            let agent = try await server.agent(name: "Ann")
+            #expect(try await server.http.request("POST", "/v1/conversations/\(view.conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
+            #expect(try await server.http.request("POST", "/v1/callbacks/\(view.callback.id)/actions/confirm", token: visitor.token).status == 200)
+            #expect(try await server.http.send("POST", "/v1/conversations/\(view.conversation.id)/callback/outcome", CallbackOutcomeRequest(outcome: .done),
+                                               token: agent.token).status == 200)
+            let hooks = try await received(4, by: receiver, clock: clock)
+            let payloads = try hooks.map { try ParleyJSON.decode(WebhookPayload.self, from: Data(($0.body ?? "").utf8)) }
+            #expect(payloads.map(\.type) == [.callbackRequested, .callbackOffered, .callbackConfirmed, .callbackCompleted])
+            #expect(payloads.map { $0.data.conversation.callback?.status } == [.waiting, .offered, .connecting, .ended])
+            #expect(payloads[1].data.agent?.id == agent.agent.id.rawValue && payloads[3].data.conversation.callback?.outcome == .done)
+            #expect(hooks.allSatisfy { $0.verified == [true] })
+        }
+    }
+
+    @Test(arguments: stores)
     func ratingsFormsAndTheLifecycle_eachMakeTheirEvent(_ store: Store) async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
