@@ -200,7 +200,8 @@ let package = Package(
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore", "ParleyTestSupport"],
-            resources: [.copy("Fixtures"), .copy("GenesysFixtures")],
+            exclude: ["GenesysFixtures"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(

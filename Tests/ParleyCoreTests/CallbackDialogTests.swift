@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTestSupport
 import Testing
 
 /// The callback dialogs: which one a request shows where it stands, in Parley's form and in
@@ -23,23 +24,9 @@ struct CallbackDialogTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    static func fixture(_ name: String) throws -> [String: Any] {
-        let folder = try #require(Bundle.module.url(forResource: "GenesysFixtures", withExtension: nil))
-        let data = try Data(contentsOf: folder.appendingPathComponent("\(name).json"))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
+    static func fixture(_ name: String) throws -> [String: Any] { try GenesysFixtures.example(name) }
 
-    /// The keys of a JSON value, with their paths (array items merged), so shapes compare.
-    static func shape(_ value: Any, path: String = "") -> Set<String> {
-        if let object = value as? [String: Any] {
-            return object.reduce(into: Set<String>()) { keys, member in
-                keys.insert(path + "/" + member.key)
-                keys.formUnion(shape(member.value, path: path + "/" + member.key))
-            }
-        }
-        if let array = value as? [Any] { return array.reduce(into: Set<String>()) { $0.formUnion(shape($1, path: path + "[]")) } }
-        return []
-    }
+    static func shape(_ value: Any) -> Set<String> { GenesysFixtures.shape(value) }
 
     @Test func offered_isTheReadyMenu_withSnoozeAndCancel_expiringWithTheOffer() {
         let menu = dialog(.callMe, .offered(agent: agent, expiresAt: expires))

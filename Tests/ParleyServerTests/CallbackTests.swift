@@ -367,6 +367,41 @@ struct CallbackTests {
         }
     }
 
+    /// Each GMS action, asked of the route where the GMS sample app asks it, answers JSON with the
+    /// keys of GMS' own example for it.
+    @Test(arguments: TestStore.available)
+    func genesysRoute_everyActionAnswersInTheShapeOfGMSExample(_ store: TestStore) async throws {
+        try await withServer(on: store, configure: { _ in }) { server in
+            var settings = CallbackSettings.standard
+            settings.dialNumber = "+4930901820"
+            _ = try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/queues/\(server.demo.queue.id)/callbacks", settings, token: server.adminToken)
+            let agent = try await server.agent(name: "Ada", capacity: 10)
+            let cases: [(action: String, kind: CallbackKind, confirm: Bool, take: Bool)] = [
+                ("get-dialog-user-confirmation-provide_code-true", .iWillCall, false, true),
+                ("get-dialog-start-chat", .notifyAndChat, true, true),
+                ("connect-inbound", .iWillCall, true, true),
+                ("connect-outbound", .callMe, true, true),
+                ("wait-for-agent", .callMe, false, false),
+            ]
+            for item in cases {
+                let visitor = try await visitor(server)
+                let view = try await request(server, visitor, RequestCallbackRequest(kind: item.kind, phone: item.kind == .callMe ? "+4930901820" : nil))
+                if item.take {
+                    #expect(try await server.http.request("POST", "/v1/conversations/\(view.conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
+                }
+                if item.confirm { #expect(try await perform(server, "confirm", view.callback.id, by: visitor).status == 200) }
+                let reply = try await server.http.request("POST", "/genesys/1/service/\(view.callback.id)/\(item.action)", token: visitor.token)
+                #expect(reply.status == 200, "\(item.action)")
+                let ours = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+                let theirs = try GenesysFixtures.example(item.action)
+                #expect(GenesysFixtures.shape(ours) == GenesysFixtures.shape(theirs),
+                        "\(item.action): keys differ \(GenesysFixtures.shape(ours).symmetricDifference(GenesysFixtures.shape(theirs)))")
+                #expect(ours["_action"] as? String == theirs["_action"] as? String, "\(item.action)")
+                await visitor.socket.close()
+            }
+        }
+    }
+
     @Test(arguments: TestStore.available)
     func theAppsWords_replaceTheBuiltInOnes_perLanguage(_ store: TestStore) async throws {
         try await withServer(on: store, configure: { _ in }) { server in
