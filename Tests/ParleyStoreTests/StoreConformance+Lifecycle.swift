@@ -195,6 +195,9 @@ extension StoreConformance {
             "4 visitor state_changed assigned->ended ended_by_visitor",
             "5 agent participant_left agent \(fixture.agent.id.rawValue) ended",
         ])
+        // docs/protocol.md "Conversation life": the agent who leaves is named, as the author too.
+        guard case .participantLeft(let left) = ended.events.last?.body else { throw StoreError.notFound("no participant_left") }
+        #expect(left.participant.name == fixture.agent.name && ended.events.last?.author.name == fixture.agent.name)
         #expect(try await fixture.stored(id).state == .ended)
     }
 
