@@ -228,30 +228,28 @@ enum PostgresMigrations {
 
     /// Applies the migrations the database lacks, in order. Returns the names applied now.
     @discardableResult
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [String] {
-        try await client.withConnection { connection in
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)", logger: logger)
-            var applied: [String] = []
-            for migration in all {
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
-                    let done = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)", logger: logger)
-                        .collect()
-                    if done.isEmpty {
-                        for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                        let now = Int64(Date().timeIntervalSince1970 * 1000)
-                        try await connection.query("INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(now))", logger: logger)
-                        applied.append(migration.name)
-                    }
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        try await connection.query(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)", logger: logger)
+        var applied: [String] = []
+        for migration in all {
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                let done = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)", logger: logger)
+                    .collect()
+                if done.isEmpty {
+                    for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                    let now = Int64(Date().timeIntervalSince1970 * 1000)
+                    try await connection.query("INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(now))", logger: logger)
+                    applied.append(migration.name)
                 }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
-            return applied
         }
+        return applied
     }
 }

@@ -95,7 +95,17 @@ public final class PostgresStore: ParleyStore {
         // Every transaction is durable at COMMIT: set once per connection, not per transaction.
         config.options.additionalStartupParameters = [("synchronous_commit", "on")]
         connectionConfiguration = Self.connectionConfiguration(configuration)
-        try await Self.probe(configuration)
+        // Migrations and the epoch go over a connection of their own, before the pool runs: the
+        // pool is used only once its run() has started (postgres-nio warns otherwise).
+        let setup = try await Self.connect(configuration)
+        do {
+            try await PostgresMigrations.migrate(setup, logger: configuration.logger)
+            storedEpoch = try await Self.loadEpoch(setup, logger: configuration.logger)
+            try? await setup.close()
+        } catch {
+            try? await setup.close()
+            throw error
+        }
         let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
         self.client = client
         logger = configuration.logger
@@ -103,29 +113,27 @@ public final class PostgresStore: ParleyStore {
         notices = NoticeBatcher(logger: logger, metricsFactory: configuration.metricsFactory) { payload in
             try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
         }
-        runner = Task { await client.run() }
+        let (running, started) = AsyncStream.makeStream(of: Void.self)
+        runner = Task {
+            started.finish()
+            await client.run()
+        }
+        for await _ in running {}
         committer = BatchQueue(
             maxBatch: configuration.maxBatch, concurrency: configuration.commitConcurrency, metrics: configuration.metricsFactory.map { .init(factory: $0) }) {
             [committerTarget] units in
             guard let store = committerTarget.store else { throw StoreError.invalidState("the store is closed") }
             return try await store.runCommitBatch(units)
         }
-        do {
-            try await PostgresMigrations.migrate(client, logger: configuration.logger)
-            storedEpoch = try await Self.loadEpoch(client, logger: configuration.logger)
-        } catch {
-            runner.cancel()
-            throw error
-        }
         committerTarget.store = self
     }
 
-    /// One connection, opened and closed, so that an unreachable server or a refused login fails
-    /// the start with a clear error: the pool itself retries for ever, and a start would just hang.
-    private static func probe(_ configuration: Configuration) async throws {
-        let connection: PostgresConnection
+    /// One connection, for the start's migrations and epoch, so that an unreachable server or a
+    /// refused login fails the start with a clear error: the pool itself retries for ever, and a
+    /// start would just hang.
+    private static func connect(_ configuration: Configuration) async throws -> PostgresConnection {
         do {
-            connection = try await PostgresConnection.connect(
+            return try await PostgresConnection.connect(
                 configuration: connectionConfiguration(configuration), id: 0, logger: configuration.logger)
         } catch {
             let reason = (error as? PSQLError).map { psql in
@@ -134,7 +142,6 @@ public final class PostgresStore: ParleyStore {
             throw StoreError.invalidInput(
                 "cannot use PostgreSQL at \(configuration.host):\(configuration.port) as \(configuration.username): \(reason)")
         }
-        try? await connection.close()
     }
 
     private static func connectionConfiguration(_ configuration: Configuration) -> PostgresConnection.Configuration {
@@ -146,10 +153,10 @@ public final class PostgresStore: ParleyStore {
         return config
     }
 
-    private static func loadEpoch(_ client: PostgresClient, logger: Logger) async throws -> String {
+    private static func loadEpoch(_ connection: PostgresConnection, logger: Logger) async throws -> String {
         let candidate = UUID().uuidString.lowercased()
-        try await client.query("INSERT INTO meta (key, value) VALUES ('epoch', \(candidate)) ON CONFLICT (key) DO NOTHING", logger: logger)
-        for try await value in try await client.query("SELECT value FROM meta WHERE key = 'epoch'", logger: logger).decode(String.self) {
+        try await connection.query("INSERT INTO meta (key, value) VALUES ('epoch', \(candidate)) ON CONFLICT (key) DO NOTHING", logger: logger)
+        for try await value in try await connection.query("SELECT value FROM meta WHERE key = 'epoch'", logger: logger).decode(String.self) {
             return value
         }
         throw StoreError.invalidInput("the database has no epoch")
