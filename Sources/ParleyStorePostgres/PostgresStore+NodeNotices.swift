@@ -10,8 +10,12 @@ extension PostgresStore: NodeNoticeSource {
     public func nodeNotices() -> AsyncStream<NodeNotice> {
         let (stream, continuation) = AsyncStream.makeStream(of: NodeNotice.self, bufferingPolicy: .bufferingOldest(100_000))
         let id = UInt64.random(in: .min ... .max)
-        let task = Task { [connectionConfiguration, nodeID, logger] in
-            await Self.listen(configuration: connectionConfiguration, ownNode: nodeID, logger: logger, into: continuation)
+        var configuration = connectionConfiguration
+        // The listening session names the node: while it is open, the node is alive (a killed
+        // process's session ends with it), which the others' heartbeats check in pg_stat_activity.
+        configuration.options.additionalStartupParameters.append(("application_name", Self.sessionName(of: nodeID)))
+        let task = Task { [configuration, nodeID, logger] in
+            await Self.listen(configuration: configuration, ownNode: nodeID, logger: logger, into: continuation)
             continuation.finish()
         }
         continuation.onTermination = { [weak self] _ in
@@ -21,6 +25,9 @@ extension PostgresStore: NodeNoticeSource {
         listeners.withLock { $0[id] = task }
         return stream
     }
+
+    /// The `application_name` of a node's listening session.
+    static func sessionName(of node: String) -> String { "parley-node " + node }
 
     private static func listen(
         configuration: PostgresConnection.Configuration, ownNode: String, logger: Logger,

@@ -74,6 +74,9 @@ public final class PostgresStore: ParleyStore {
     let connectionConfiguration: PostgresConnection.Configuration
     /// The listeners of ``nodeNotices()`` streams, cancelled by ``close()``.
     let listeners = Locked<[UInt64: Task<Void, Never>]>([:])
+    /// Other nodes whose listening session was gone at the last heartbeat (decision 0006): gone
+    /// again at the next, they are dead, and their rows go.
+    let suspectedNodes = Locked<Set<String>>([])
     /// Counts operations in flight, so ``close()`` lets them finish and refuses new ones.
     let gate = OperationGate()
     /// This node's notices to the others, sent after their commits, batched.

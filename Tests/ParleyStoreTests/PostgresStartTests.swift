@@ -1,8 +1,9 @@
 import Foundation
 import ParleyCore
 import ParleyStore
-import ParleyStorePostgres
+@testable import ParleyStorePostgres
 import ParleyTestSupport
+import PostgresNIO
 import Testing
 
 /// How a PostgreSQL store starts: migrations and the epoch over a connection of their own, the
@@ -25,5 +26,51 @@ struct PostgresStartTests {
         }
         #expect(!log.text.contains("hasn't been called yet"), "\(log.text.split(separator: "\n").filter { $0.contains("run()") }.prefix(3))")
         #expect(log.count > 0, "the store logged through the given logger")
+    }
+}
+
+/// Nodes that die without saying so (SIGKILL, a crash): their listening session ends with them, so
+/// the next heartbeat of a live node stops counting their agents, and the one after removes their
+/// rows, without waiting for their heartbeat to go stale (decision 0006).
+@Suite("PostgreSQL dead nodes", .enabled(if: TestStore.postgresURL != nil, "set PARLEY_TEST_DATABASE_URL"))
+struct PostgresDeadNodeTests {
+    /// Polls until `node`'s listening session is (or is no longer) in the database.
+    static func session(of node: PostgresStore, present: Bool, seenBy store: PostgresStore) async throws {
+        for _ in 0..<500 {
+            let found = try await store.rows(
+                "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(PostgresStore.sessionName(of: node.nodeID))")
+            if found.isEmpty != present { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("the session of node \(node.nodeID) never became \(present ? "present" : "absent")")
+    }
+
+    @Test func aNodeWhoseSessionEnded_isNotCounted_thenForgotten() async throws {
+        let (fresh, drop) = try await PostgresAdmin.freshDatabase(url: try #require(TestStore.postgresURL))
+        defer { Task { await drop() } }
+        let dying = try await PostgresStore(configuration: fresh)
+        let living = try await PostgresStore(configuration: fresh)
+        let listening = Task { for await _ in dying.nodeNotices() {} }
+        let hearing = Task { for await _ in living.nodeNotices() {} }
+        try await Self.session(of: dying, present: true, seenBy: living)
+        let agent = AgentID.generate()
+        try await dying.setPresence(agent: agent, connections: 2)
+        let before = try await living.heartbeat(staleAfter: 3_600)
+        #expect(before.remoteConnections == [agent: 2] && before.nodesLost == 0)
+        // A live node's session is there at every beat: nothing changes.
+        #expect(try await living.heartbeat(staleAfter: 3_600).remoteConnections == [agent: 2])
+
+        // The node dies without leaving (its listener's session ends, its rows stay).
+        listening.cancel()
+        try await Self.session(of: dying, present: false, seenBy: living)
+        let first = try await living.heartbeat(staleAfter: 3_600)
+        #expect(first.remoteConnections.isEmpty && first.nodesLost == 0, "not counted at once, its rows kept for one beat")
+        let second = try await living.heartbeat(staleAfter: 3_600)
+        #expect(second.nodesLost == 1 && second.remoteConnections.isEmpty)
+        let rows = try await living.rows("SELECT node_id FROM agent_presence")
+        #expect(rows.isEmpty, "its presence rows are gone")
+        hearing.cancel()
+        try await living.close()
+        try await dying.close()
     }
 }
