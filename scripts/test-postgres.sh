@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster for the tests: `start` prints the URL to export as
 # PARLEY_TEST_DATABASE_URL (a cluster already running on the port is reused, never wiped);
-# `stop` stops it and removes its files. initdb refuses root, so the cluster runs as the postgres
+# `stop` stops it and removes its files; `status` succeeds while it runs. initdb refuses root, so the cluster runs as the postgres
 # user (Debian's postgresql package creates it).
 set -euo pipefail
 BIN=/usr/lib/postgresql/15/bin
@@ -25,6 +25,9 @@ start)
     run_as_postgres "$BIN/pg_ctl -D $STATE/data -o '-p $PORT -k $STATE/socket -c listen_addresses=127.0.0.1 -c max_connections=600' -l $STATE/server.log -w start" > /dev/null
     echo "postgres://postgres@127.0.0.1:$PORT/postgres"
     ;;
+status)
+    [ -f "$STATE/data/postmaster.pid" ] && run_as_postgres "$BIN/pg_ctl -D $STATE/data status" > /dev/null 2>&1
+    ;;
 stop)
     if [ -d "$STATE/data" ]; then
         run_as_postgres "$BIN/pg_ctl -D $STATE/data -m fast stop" > /dev/null || true
@@ -32,7 +35,7 @@ stop)
     rm -rf "$STATE"
     ;;
 *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|stop|status" >&2
     exit 64
     ;;
 esac

@@ -4,14 +4,25 @@
 # Chromium, then the visitor chat page in Chromium. This is the README's test command and what CI
 # runs; it fails when any part fails.
 #
-# The webhook tests, the API contract and browser suites need Python 3 (they make .venv with
-# standardwebhooks, schemathesis, selenium and pytest from PyPI); the browser suite also needs Debian's chromium and chromium-driver (apt-get
-# install chromium chromium-driver). PARLEY_SKIP_BROWSER_TESTS=1
-# skips it, loudly; CI never sets it. With PARLEY_TEST_DATABASE_URL=postgres://… the store
-# conformance suite also runs against PostgreSQL (scripts/test-postgres.sh start makes a cluster);
-# without it, it runs against SQLite only and says so.
+# On a fresh Debian machine it installs what the suites need first (scripts/install-test-deps.sh:
+# PostgreSQL, Chromium and its driver, Python's venv, aiosmtpd, clamd; as root or with sudo, else it
+# prints the command and stops), and the Python packages into .venv from PyPI. Without
+# PARLEY_TEST_DATABASE_URL it starts a private PostgreSQL cluster for the run (scripts/test-postgres.sh)
+# and stops it afterwards, so every store suite runs on both stores, as in CI.
+# PARLEY_SKIP_BROWSER_TESTS=1 skips the browser suites, loudly; CI never sets it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+bash scripts/install-test-deps.sh
+
+if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
+    # A cluster already running on the port (another run's) is used, and left running.
+    if ! bash scripts/test-postgres.sh status; then
+        trap 'bash scripts/test-postgres.sh stop' EXIT
+    fi
+    PARLEY_TEST_DATABASE_URL="$(bash scripts/test-postgres.sh start)"
+    export PARLEY_TEST_DATABASE_URL
+fi
 
 # A crash prints only the crashed thread's backtrace, not a hundred idle ones, so the end of a CI
 # log shows where it happened (the "◇ … started" lines above it show which tests were running).
