@@ -15,11 +15,14 @@ CHROMIUM = os.environ.get("PARLEY_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 # Probes injected before any page script (DevTools scripts are not subject to the page's CSP); the
-# desk itself has no test hooks. They count the beeps (WebAudio oscillators) and record the frames
-# the desk sends on its WebSocket.
+# desk itself has no test hooks. They count the beeps (WebAudio oscillators), record the frames
+# the desk sends on its WebSocket, and can hold the frames it receives (a slow network: the page
+# still shows what the server has already changed).
 PROBES = """
 window.__parleyOscillators = 0;
 window.__parleySentFrames = [];
+window.__parleyHoldFrames = false;
+window.__parleyHeldFrames = [];
 (() => {
   const createOscillator = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () {
@@ -30,6 +33,19 @@ window.__parleySentFrames = [];
   WebSocket.prototype.send = function (data) {
     try { window.__parleySentFrames.push(JSON.parse(data)); } catch (e) {}
     return send.call(this, data);
+  };
+  const addEventListener = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return addEventListener.call(this, type, listener, options);
+    const socket = this;
+    return addEventListener.call(this, type, function (event) {
+      if (window.__parleyHoldFrames) window.__parleyHeldFrames.push(() => listener.call(socket, event));
+      else listener.call(socket, event);
+    }, options);
+  };
+  window.__parleyReleaseFrames = () => {
+    window.__parleyHoldFrames = false;
+    for (const deliver of window.__parleyHeldFrames.splice(0)) deliver();
   };
 })();
 """
@@ -174,6 +190,15 @@ class Desk(BrowserPage):
         """The frames this page sent on its realtime socket(s), oldest first."""
         frames = self.js("return window.__parleySentFrames") or []
         return [frame for frame in frames if type is None or frame.get("type") == type]
+
+    def hold_frames(self):
+        """Holds the frames the server sends on the realtime socket (in order) until release_frames():
+        the page keeps showing what it knew, as on a slow network."""
+        self.js("window.__parleyHoldFrames = true")
+
+    def release_frames(self):
+        """Delivers the held frames, in order, and lets new ones through again."""
+        return self.js("const count = window.__parleyHeldFrames.length; window.__parleyReleaseFrames(); return count")
 
     def fetch(self, method, path, body=None, headers=None):
         """A same-origin fetch from inside the page (with the session cookie); returns {status, body}."""

@@ -73,7 +73,8 @@ function answerRows(answers, fields) {
   const byKey = new Map(fields.map((field) => [field.key, field]));
   const keys = [...fields.map((field) => field.key).filter((key) => key in answers),
     ...Object.keys(answers).filter((key) => !byKey.has(key)).sort()];
-  if (keys.length === 0) return h("dd", { class: "empty" }, "No answers");
+  // A list holds term and value groups only: the term is for screen readers.
+  if (keys.length === 0) return h("div", { class: "empty" }, h("dt", { class: "visually-hidden" }, "Answers"), h("dd", {}, "No answers"));
   return keys.flatMap((key) => {
     const field = byKey.get(key);
     return [h("dt", { dataset: { key } }, localized(field?.label) ?? key), h("dd", { dataset: { key } }, answerText(answers[key], field))];

@@ -1,10 +1,12 @@
-// The open conversation: header and actions (accept, transfer, end), the transcript, who is typing.
+// The open conversation: header and actions (accept, transfer, end), a callback request's panel,
+// the transcript, who is typing.
 import { api, ApiError } from "./api.js";
 import { emit, on } from "./bus.js";
+import { initCallbackPanel, renderCallbackPanel } from "./callback-panel.js";
 import { toast } from "./cues.js";
 import { confirmAction, openForm } from "./dialogs.js";
 import { byId, h, replaceChildren } from "./dom.js";
-import { duration, longTime, participantName, stateLabel } from "./format.js";
+import { duration, longTime, participantName, shortTime, stateLabel } from "./format.js";
 import { composerFor, retrySend, switchComposer } from "./composer.js";
 import { agentName, catchUp, isMine, loadNotes, queueName, state, timeline, upsertConversation, placeInLists, visitorName } from "./store.js";
 import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
@@ -30,6 +32,7 @@ export function initConversation() {
   byId("transfer").addEventListener("click", () => state.openID && openTransfer(state.openID));
   byId("push-page").addEventListener("click", () => state.openID && pushPage(state.openID));
   initTranscriptActions();
+  initCallbackPanel();
   byId("transcript").addEventListener("click", (event) => {
     if (!state.openID) return;
     const retry = event.target.closest("[data-retry]");
@@ -143,6 +146,7 @@ function renderHeader(conversation, line) {
     byId("conversation-title").textContent = "Loading…";
     byId("conversation-meta").replaceChildren();
     for (const action of ["accept", "transfer", "push-page", "end"]) byId(action).hidden = true;
+    renderCallbackPanel(null);
     return;
   }
   byId("conversation-title").textContent = conversation.subject
@@ -150,7 +154,11 @@ function renderHeader(conversation, line) {
     : visitorName(conversation);
   const parts = [h("span", { class: `state state-${conversation.state}`, dataset: { state: conversation.state } }, stateLabel(conversation.state))];
   parts.push(h("span", {}, `Queue: ${queueName(conversation.queue_id)}`));
-  if (conversation.state === "queued") {
+  const callback = conversation.callback;
+  if (conversation.state === "queued" && callback?.status === "scheduled") {
+    // Held out of line until its time: no position, and the time it waits for instead of a wait.
+    if (callback.scheduled_until) parts.push(h("span", {}, `Scheduled until ${shortTime(callback.scheduled_until)}`));
+  } else if (conversation.state === "queued") {
     if (conversation.queue_position) parts.push(h("span", {}, `Position ${conversation.queue_position}`));
     if (conversation.queued_at) parts.push(h("span", {}, `Waiting ${duration(conversation.queued_at)}`));
   } else if (conversation.agent_id) {
@@ -162,9 +170,13 @@ function renderHeader(conversation, line) {
   // Form answers and, once it ended, the rating: loaded again when the state changes.
   if (!byId("visitor-panel").hidden) showAnswers(conversation);
 
+  renderCallbackPanel(conversation);
+
   const mine = isMine(conversation);
-  byId("accept").hidden = conversation.state !== "queued";
-  byId("transfer").hidden = !(conversation.state === "assigned" && (mine || state.me.role === "admin"));
+  // A scheduled callback request cannot be taken before its time; an offered one waits on the
+  // visitor's answer to the agent it named, so it is not handed on meanwhile.
+  byId("accept").hidden = conversation.state !== "queued" || callback?.status === "scheduled";
+  byId("transfer").hidden = !(conversation.state === "assigned" && (mine || state.me.role === "admin")) || callback?.status === "offered";
   byId("end").hidden = !mine;
   byId("push-page").hidden = !(mine && conversation.state === "assigned");
 }
@@ -197,9 +209,11 @@ async function accept() {
     ensureSubscriptions();
     byId("composer-text").focus();
   } catch (error) {
+    // A callback request has more states than taken or not (scheduled, ended): the server says which.
+    const callback = state.conversations.get(id)?.callback;
     const reason = error.code === "cannot_accept"
       ? "You cannot take more conversations right now (at capacity), or it is no longer waiting."
-      : error.code === "invalid_state" ? "Someone else took it already." : error.message;
+      : error.code === "invalid_state" && !callback ? "Someone else took it already." : error.message;
     toast(`Not accepted: ${reason}`, { kind: "error" });
   } finally {
     button.disabled = false;

@@ -11,6 +11,11 @@ export function shortTime(iso) {
   return date.toDateString() === today.toDateString() ? timeFormat.format(date) : dateTimeFormat.format(date);
 }
 
+/** "14:05", whatever the day (for a time whose day is said in words, such as "tomorrow"). */
+export function timeOfDay(iso) {
+  return iso ? timeFormat.format(new Date(iso)) : "";
+}
+
 /** "21 Nov 2026, 14:05". */
 export function longTime(iso) {
   return iso ? dateTimeFormat.format(new Date(iso)) : "";

@@ -1,10 +1,13 @@
 // The inbox: Queued (position and a live wait time), Mine, All (admins); unread badges; the
-// highlight, toast, beep and title count when a conversation is newly assigned to me.
+// highlight, toast, beep and title count when a conversation is newly assigned to me. A callback
+// request is marked as one in every list, with what was asked for and where it stands.
 import { on } from "./bus.js";
+import { callbackStatus, callbackSummary } from "./callback.js";
 import { beep, setAttentionCount, toast } from "./cues.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { duration, participantName, shortTime, stateLabel } from "./format.js";
 import { agentName, loadVisitor, queueName, state, visitorName } from "./store.js";
+import { scheduleRefresh } from "./sync.js";
 
 const TITLES = { queued: "Queued", mine: "Mine", all: "All conversations" };
 const EMPTY = {
@@ -21,6 +24,7 @@ let frame = 0;
 export function initInbox() {
   for (const topic of ["lists", "conversation", "timeline", "visitor", "team"]) on(topic, renderSoon);
   on("assigned", announce);
+  on("callback-confirmed", announceConfirmed);
   // The wait times tick on their own.
   setInterval(updateWaits, 5000);
 }
@@ -103,18 +107,27 @@ function fill(row, conversation) {
   const last = line?.lastMessage;
   const said = last?.attachment ? `File: ${last.attachment.name}${last.text ? ` — ${last.text}` : ""}` : last?.text;
   const preview = last ? `${last.author.role === "visitor" ? "" : `${last.author.id === state.me.id ? "You" : participantName(last.author)}: `}${said}` : conversation.subject ? null : "No messages yet";
-  const label = [name, conversation.subject, unread ? `${unread} unread` : null, state.fresh.has(conversation.id) ? "new" : null].filter(Boolean).join(", ");
+  const callback = conversation.callback;
+  const label = [name, conversation.subject, callback ? `callback request: ${callbackSummary(callback)}` : null,
+    unread ? `${unread} unread` : null, state.fresh.has(conversation.id) ? "new" : null].filter(Boolean).join(", ");
   link.setAttribute("aria-label", `${label}. ${metaText(conversation)}`);
   replaceChildren(link,
     h("span", { class: "inbox-row" },
       h("span", { class: "inbox-name" }, name),
       unread ? h("span", { class: "badge", "aria-hidden": "true" }, String(unread)) : null),
     conversation.subject ? h("span", { class: "inbox-subject" }, conversation.subject) : null,
+    callback ? h("span", { class: "inbox-callback", "aria-hidden": "true" },
+      h("span", { class: "callback-mark" }, "Callback"), " · ", h("span", { class: "inbox-callback-what" }, callbackSummary(callback))) : null,
     preview ? h("span", { class: "inbox-subject inbox-preview" }, preview) : null,
     h("span", { class: "inbox-meta", "aria-hidden": "true" }, ...metaParts(conversation)));
 }
 
 function metaParts(conversation) {
+  const callback = conversation.callback;
+  // A scheduled request is held out of line: the time it waits for instead of a position.
+  if (conversation.state === "queued" && callback?.status === "scheduled") {
+    return [h("span", { class: "inbox-callback-status" }, capitalized(callbackStatus(callback))), " · ", queueName(conversation.queue_id)];
+  }
   if (conversation.state === "queued") {
     return [
       conversation.queue_position ? `#${conversation.queue_position} in ${queueName(conversation.queue_id)}` : queueName(conversation.queue_id),
@@ -124,20 +137,50 @@ function metaParts(conversation) {
   }
   const parts = [h("span", { class: `state state-${conversation.state}` }, stateLabel(conversation.state))];
   if (tab !== "mine" && conversation.agent_id) parts.push(" ", agentName(conversation.agent_id, state.timelines.get(conversation.id)));
+  if (callback) parts.push(" · ", h("span", { class: "inbox-callback-status" }, capitalized(callbackStatus(callback))));
   parts.push(" · ", shortTime(conversation.updated_at));
   return parts;
 }
 
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function metaText(conversation) {
+  const callback = conversation.callback;
+  if (conversation.state === "queued" && callback?.status === "scheduled") {
+    return `Queued, ${callbackStatus(callback)}, ${queueName(conversation.queue_id)}`;
+  }
   if (conversation.state === "queued") {
     const position = conversation.queue_position ? `number ${conversation.queue_position} in ${queueName(conversation.queue_id)}` : queueName(conversation.queue_id);
     return `Queued, ${position}, waiting ${duration(conversation.queued_at ?? conversation.updated_at)}`;
   }
-  return `${stateLabel(conversation.state)}, updated ${shortTime(conversation.updated_at)}`;
+  return `${stateLabel(conversation.state)}${callback ? `, ${callbackStatus(callback)}` : ""}, updated ${shortTime(conversation.updated_at)}`;
 }
 
 function updateWaits() {
   for (const span of document.querySelectorAll("#inbox-list .wait")) span.textContent = duration(span.dataset.since);
+  refreshWhenDue();
+}
+
+/** "id|time" of a scheduled request whose time passed → list refreshes asked for it so far. */
+const dueRefreshes = new Map();
+
+/**
+ * A scheduled request waits in line again once its time comes, but the conversation stays queued,
+ * so no frame tells the desk: read the lists again (a few times, the server's timer may be late).
+ */
+function refreshWhenDue() {
+  const now = Date.now();
+  for (const id of state.lists.queued) {
+    const callback = state.conversations.get(id)?.callback;
+    if (callback?.status !== "scheduled" || !callback.scheduled_until || Date.parse(callback.scheduled_until) > now) continue;
+    const key = `${id}|${callback.scheduled_until}`;
+    const asked = dueRefreshes.get(key) ?? 0;
+    if (asked >= 3) continue;
+    dueRefreshes.set(key, asked + 1);
+    scheduleRefresh();
+  }
 }
 
 /** Conversations that need me: newly assigned and not opened, or mine with unread visitor messages. */
@@ -154,5 +197,21 @@ async function announce(id) {
   renderSoon();
   const conversation = state.conversations.get(id);
   if (conversation) await loadVisitor(conversation.visitor_id);
-  toast(`New conversation assigned to you: ${visitorName(conversation)}${conversation?.subject ? ` — ${conversation.subject}` : ""}`, { href: `#/c/${id}`, linkText: "Open" });
+  const what = conversation?.callback
+    ? `New callback request for you: ${visitorName(conversation)} — ${callbackSummary(conversation.callback)}; waiting for the visitor to confirm`
+    : `New conversation assigned to you: ${visitorName(conversation)}${conversation?.subject ? ` — ${conversation.subject}` : ""}`;
+  toast(what, { href: `#/c/${id}`, linkText: "Open" });
+}
+
+/** The visitor confirmed a callback request offered to me: it is time to call (or be called, or chat). */
+async function announceConfirmed(id) {
+  beep();
+  const conversation = state.conversations.get(id);
+  if (!conversation?.callback) return;
+  await loadVisitor(conversation.visitor_id);
+  const callback = conversation.callback;
+  const now = callback.kind === "call_me" && callback.phone ? `call ${callback.phone} now`
+    : callback.kind === "i_will_call" ? `they call ${callback.dial_number ?? "now"}${callback.access_code ? ` with code ${callback.access_code}` : ""}`
+      : "chat with them now";
+  toast(`${visitorName(conversation)} confirmed the callback: ${now}`, state.openID === id ? {} : { href: `#/c/${id}`, linkText: "Open" });
 }

@@ -98,6 +98,11 @@ export function upsertConversation(conversation) {
   // Summaries from lists and frames can arrive out of order; keep the newest.
   if (previous && previous.updated_at > conversation.updated_at) return previous;
   const merged = { ...conversation };
+  // A callback event newer than this summary already told the request's state (learnCallback).
+  if (previous?.callback && merged.callback && (previous.last_seq ?? 0) > (merged.last_seq ?? 0)) {
+    merged.callback = previous.callback;
+    merged.last_seq = previous.last_seq;
+  }
   // queue_position only comes in some answers; keep it while still queued.
   if (merged.state === "queued" && merged.queue_position === undefined && previous?.state === "queued") {
     merged.queue_position = previous.queue_position;
@@ -149,6 +154,7 @@ export function applyEvents(id, events) {
   const line = timeline(id);
   let changed = false;
   let gap = false;
+  let request = false;
   for (const event of events) {
     if (event.seq <= line.lastSeq) continue;
     if (event.seq !== line.lastSeq + 1) {
@@ -158,8 +164,10 @@ export function applyEvents(id, events) {
     line.events.push(event);
     line.lastSeq = event.seq;
     learnFrom(line, event);
+    if (event.type === "callback") request = learnCallback(id, event) || request;
     changed = true;
   }
+  if (request) emit("conversation", id);
   if (changed) emit("timeline", id);
   if (gap) catchUp(id);
   return changed;
@@ -178,6 +186,20 @@ function learnFrom(line, event) {
     if (event.author.role === "agent") line.agentReadSeq = Math.max(line.agentReadSeq, event.read_seq);
     if (event.author.role === "visitor") line.visitorReadSeq = Math.max(line.visitorReadSeq, event.read_seq);
   }
+}
+
+/**
+ * A callback event carries the request as it is afterwards. The server sends a conversation frame
+ * only when the conversation's state changes, and some steps keep it (a confirmation stays
+ * assigned, a due time stays queued): the event is how the desk hears of those. Only an event newer
+ * than the summary (by seq) is news; a replayed one is already in it. Returns true when it was news.
+ */
+function learnCallback(id, event) {
+  const conversation = state.conversations.get(id);
+  if (!conversation?.callback || !event.callback || event.seq <= (conversation.last_seq ?? 0)) return false;
+  state.conversations.set(id, { ...conversation, callback: event.callback, last_seq: event.seq });
+  if (event.action === "confirmed" && event.callback.agent_id === state.me?.id) emit("callback-confirmed", id);
+  return true;
 }
 
 /** The server's store changed under us (a restored backup): drop and replay. */

@@ -160,6 +160,12 @@ function conversationChanged(conversation) {
   const previous = upsertConversation(conversation);
   const nowMine = isMine(conversation);
   if (nowMine && !isMine(previous) && state.listsLoaded) newlyAssigned(conversation.id);
+  // A callback request offered to me was confirmed: the agent acts now (calls, or is called). A
+  // confirmation alone sends no conversation frame (store.js learns it from the callback event);
+  // this covers a summary that carries it first.
+  if (nowMine && conversation.callback?.status === "connecting" && previous?.callback?.status === "offered") {
+    emit("callback-confirmed", conversation.id);
+  }
   if (!nowMine) state.fresh.delete(conversation.id);
   placeInLists(conversation);
   ensureSubscriptions();

@@ -2,13 +2,17 @@
 // Items are keyed and patched in place, so a new event does not rebuild (and lose the scroll
 // position or focus of) everything above it.
 import { attachmentElement, uploadElement } from "./attachment-view.js";
+import { callbackNotice } from "./callback.js";
 import { h } from "./dom.js";
 import { participantName, shortTime, longTime } from "./format.js";
 import { agentName, queueName, state } from "./store.js";
 
+/** Event types with something to show; read markers and a newer server's types show nothing. */
+const SHOWN = new Set(["message", "participant_joined", "participant_left", "state_changed", "page_pushed", "callback"]);
+
 /** The transcript's items: events (read markers excluded) merged with notes by time, then messages still sending. */
 export function transcriptItems(line) {
-  const events = line.events.filter((event) => event.type !== "read");
+  const events = line.events.filter((event) => SHOWN.has(event.type) && (event.type !== "callback" || callbackNotice(event, line, (id) => agentName(id, line)) !== null));
   const notes = [...line.notes.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.seq - b.seq));
   const items = [];
   let n = 0;
@@ -98,9 +102,11 @@ function describe(event, line) {
         case "assigned": return `Assigned to ${agentName(event.agent_id, line)}`;
         case "ended_by_visitor": return `${who} ended the conversation`;
         case "ended_by_agent": return `${who} ended the conversation`;
-        case "cancelled": return `${who} left the queue`;
+        // A callback request is cancelled from any state, an agent holding it or not.
+        case "cancelled": return event.from === "assigned" ? `${who} ended the conversation` : `${who} left the queue`;
         case "reopened": return `${who} reopened the conversation`;
-        case "requeued": return "Back in the queue: the agent was away too long";
+        case "requeued": return requeuedNotice(event, line);
+        case "expired": return "Ended: the callback request was not confirmed in time";
         case "transferred": {
           const actor = event.author.role === "system" ? transferredAgent(event, line) : who;
           if (event.to === "assigned") return `${actor} transferred the conversation to ${agentName(event.agent_id, line)}`;
@@ -113,9 +119,21 @@ function describe(event, line) {
       }
     case "page_pushed":
       return `${who} pushed a page: ${event.title ?? ""} (${event.url ?? ""})`;
+    case "callback":
+      return callbackNotice(event, line, (id) => agentName(id, line));
     default:
       return `${event.type.replaceAll("_", " ")}`;
   }
+}
+
+/**
+ * Why a conversation went back to its queue. An agent offline too long leaves just before; a
+ * callback request's snooze, unanswered offer or retry later is said by the callback event after.
+ */
+function requeuedNotice(event, line) {
+  const before = line.events.find((other) => other.seq === event.seq - 1);
+  if (!before || (before.type === "participant_left" && before.reason === "offline")) return "Back in the queue: the agent was away too long";
+  return "Back in the queue";
 }
 
 /** The agent who left just before a transfer: who handed the conversation on when the system is the author. */

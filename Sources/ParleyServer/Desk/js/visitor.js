@@ -2,6 +2,7 @@
 // (answers.js), their earlier conversations.
 import { api } from "./api.js";
 import { hideAnswers, showAnswers } from "./answers.js";
+import { kindLabel } from "./callback.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { longTime, shortTime, stateLabel } from "./format.js";
 import { state } from "./store.js";
@@ -60,7 +61,9 @@ function renderDetails(visitor, conversation) {
     .filter(([key]) => !(key in (visitor?.attributes ?? {})))
     .sort(([a], [b]) => a.localeCompare(b));
   const all = [...attributes, ...conversationAttributes];
-  replaceChildren(byId("visitor-attributes"), all.length ? rows(all, verified, (key) => `attributes.${key}`) : h("dd", { class: "empty" }, "None"));
+  // A list holds term and value groups only, so "None" is a value with a term for screen readers.
+  replaceChildren(byId("visitor-attributes"), all.length ? rows(all, verified, (key) => `attributes.${key}`)
+    : h("div", { class: "empty" }, h("dt", { class: "visually-hidden" }, "Attributes"), h("dd", {}, "None")));
 }
 
 function renderHistory(conversations, currentID) {
@@ -76,5 +79,5 @@ function renderHistory(conversations, currentID) {
   }
   replaceChildren(list, earlier.map((conversation) => h("li", {},
     h("a", { href: `#/c/${conversation.id}` }, conversation.subject ?? `Conversation of ${shortTime(conversation.created_at)}`),
-    h("span", { class: "inbox-meta" }, `${stateLabel(conversation.state)} · ${shortTime(conversation.updated_at)}`))));
+    h("span", { class: "inbox-meta" }, `${conversation.callback ? `Callback request (${kindLabel(conversation.callback.kind)}) · ` : ""}${stateLabel(conversation.state)} · ${shortTime(conversation.updated_at)}`))));
 }
