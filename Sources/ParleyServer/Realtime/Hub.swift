@@ -104,7 +104,14 @@ final class Hub: Sendable {
     func publish(_ commit: ConversationCommit) {
         guard !commit.events.isEmpty, !commit.isDuplicate else { return }
         let conversation = commit.conversation
-        let stateChanged = commit.events.contains { if case .stateChanged = $0.body { true } else { false } }
+        // A move, or a callback request's step (a confirmation, a due time leave the state as it is):
+        // every desk and the visitor's sockets get the new summary.
+        let stateChanged = commit.events.contains {
+            switch $0.body {
+            case .stateChanged, .callback: true
+            default: false
+            }
+        }
         let (subscribers, visitors, agents, waiters) = state.withLock { state in
             (
                 Array((state.subscribers[conversation.id] ?? [:]).values),
