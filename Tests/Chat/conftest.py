@@ -22,7 +22,7 @@ from harness.browser import CHROMEDRIVER, CHROMIUM  # noqa: E402
 from harness.http import API  # noqa: E402
 from harness.server import Parleyd  # noqa: E402
 
-from chatsuite.agent import Agent  # noqa: E402
+from chatsuite.agent import Agent, reconnect  # noqa: E402
 from chatsuite.page import MOBILE, ChatPage, make_chat_driver  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -131,10 +131,19 @@ def agent(world):
 
 
 @pytest.fixture(scope="session")
-def wendy(world):
+def wendy_online(world):
     online = Agent(world.base, "wendy@chat.test", "waiting-room-42")
     yield online
     online.close()
+
+
+@pytest.fixture
+def wendy(wendy_online):
+    """Wendy, online with room for nobody, so chats in "Waiting room" wait. The test that restarts the
+    server reconnects only the admin: when her socket died with the server, it is opened again here."""
+    if not wendy_online._thread.is_alive():
+        reconnect(wendy_online)
+    return wendy_online
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 // The chat: the screen machine's effects run against the server, the realtime frames turned into
 // events, the outbox delivered, read receipts and the unread count. main.js builds it; what it shows
-// is views.js's, what links, files and transcripts do is chat-actions.js's.
+// is views.js's, what links, files and transcripts do is chat-actions.js's. A callback request is a
+// conversation the chat follows too; its steps are callback.js's.
 import { api, ApiError, setToken } from "./api.js";
+import { CallbackFlow } from "./callback.js";
 import { byId } from "./dom.js";
 import { locale, t } from "./i18n.js";
 import { DEFAULT_POLICY } from "./links.js";
@@ -20,6 +22,7 @@ export class Chat {
     this.bridge = bridge;
     this.customer = customer ?? {};
     this.machine = new ChatScreenMachine();
+    this.callback = new CallbackFlow(this);
     this.outbox = new Outbox();
     this.policy = DEFAULT_POLICY;
     this.appearance = {};
@@ -98,7 +101,10 @@ export class Chat {
         if (conversation && conversation.state !== "ended") {
           const forms = await api("GET", this.formsPath()).catch(() => ({}));
           this.conversationID = conversation.id;
-          this.machine.resumed(conversation.state, conversation.queue_position, forms);
+          this.resumedForms = forms;
+          // A live callback request comes back to its screen; one that turned into a chat is a chat.
+          if (conversation.callback) await this.callback.resume(conversation);
+          if (!this.callback.pageScreen) this.machine.resumed(conversation.state, conversation.queue_position, forms);
           this.render();
           await this.restoreOutbox();
           this.realtime.start();
@@ -224,6 +230,8 @@ export class Chat {
     this.conversationID = conversation.id;
     this.lastSeq = 0;
     this.events = [];
+    // A callback request in this queue checks the same pre-chat answers: it takes these along.
+    if (this.machine.forms?.preChat) this.preChatAnswers = answers;
     try {
       localStorage.setItem(this.storageKey, conversation.id);
     } catch { /* private mode */ }
@@ -237,6 +245,49 @@ export class Chat {
     // The socket stays: closing it while the server still sends makes browsers log an error, and a
     // new chat from this page reuses it.
     this.forgetConversation();
+  }
+
+  /**
+   * Follows a callback request's conversation from now on: its events, its place in the queue, and
+   * after a reload. A chat still waiting is cancelled (`leaveQueue`): the request takes its place.
+   */
+  follow(conversationID, { leaveQueue = false } = {}) {
+    const waiting = this.conversationID;
+    if (leaveQueue && waiting && this.machine.screen.name === "queued") {
+      for (const effect of this.machine.cancel()) {
+        if (effect.type !== "cancelConversation") continue;
+        api("POST", `/v1/conversations/${waiting}/end`)
+          .then(() => this.bridge.send("chat_ended", { conversation_id: waiting }))
+          .catch(() => {});
+      }
+    }
+    if (waiting && waiting !== conversationID) this.realtime.send({ type: "unsubscribe", conversation_id: waiting });
+    this.conversationID = conversationID;
+    this.lastSeq = 0;
+    this.events = [];
+    this.pending.clear();
+    this.agentName = null;
+    this.agentReadSeq = 0;
+    this.myReadSeq = 0;
+    try {
+      localStorage.setItem(this.storageKey, conversationID);
+    } catch { /* private mode */ }
+    document.body.dataset.subscribed = "false";
+    const subscribe = { type: "subscribe", conversation_id: conversationID, after_seq: 0 };
+    if (this.epoch) subscribe.epoch = this.epoch;
+    if (!this.realtime.send(subscribe)) this.realtime.start();
+    this.renderTranscript();
+  }
+
+  /** A notify-and-chat request was confirmed: its conversation is the chat with the agent now. */
+  chatWithAgent() {
+    const known = this.machine.forms;
+    const forms = known ? { pre_chat: known.preChat, unavailable: known.unavailable, post_chat: known.postChat } : this.resumedForms;
+    // The request's screens are over: the chat starts on its own screen, as a resumed chat does.
+    this.machine = new ChatScreenMachine();
+    this.machine.resumed("assigned", null, forms);
+    this.bridge.send("chat_started", { conversation_id: this.conversationID });
+    this.render();
   }
 
   // MARK: - Realtime
@@ -269,6 +320,7 @@ export class Chat {
         this.markRead();
         break;
       case "queue_position":
+        this.callback.queueUpdated(frame.position);
         this.run(this.machine.queueUpdated(frame.position, null));
         break;
       case "typing":
@@ -299,7 +351,12 @@ export class Chat {
           this.showAgentTyping(false);
         }
         break;
+      case "callback":
+        this.callback.changed(event);
+        break;
       case "state_changed":
+        // A callback request's state changes are its steps (callback.js), until it is a chat.
+        if (this.callback.isFollowing) break;
         if (event.to === "assigned") this.run(this.machine.conversationAssigned());
         if (event.to === "ended") {
           this.bridge.send("chat_ended", { conversation_id: this.conversationID });
@@ -504,6 +561,10 @@ export class Chat {
   // MARK: - Rendering (views.js)
 
   render() {
+    const name = this.machine.screen.name;
+    this.callback.chatMoved(name);
+    // The screens that offer a callback have its code ready by the time it is chosen.
+    if (name === "queued" || name === "unavailable") this.callback.prepare().catch(() => {});
     renderScreen(this);
   }
 

@@ -45,7 +45,8 @@ export function renderForm(screen, { title, lead, submitLabel, onSubmit, extra =
   return form;
 }
 
-function renderField(field, id, errorCode, disabled) {
+/** One field of a server form: `{key, element, read(), write?(value)}` (the callback form asks pre-chat questions with it). */
+export function renderField(field, id, errorCode, disabled) {
   const label = pick(field.label) || field.key;
   const hint = pick(field.hint);
   const hintID = hint ? `${id}-hint` : null;

@@ -1,5 +1,6 @@
 // The chat's views: which parts of the page show for the machine's screen, the queue status, the
-// panel (forms, notices, the ended screen with its transcript actions) and the transcript.
+// panel (forms, notices, the ended screen with its transcript actions) and the transcript. While the
+// callback flow shows (its form, a request's screen), it has the panel (callback-view.js).
 import { api } from "./api.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderForm } from "./forms.js";
@@ -8,7 +9,8 @@ import { messageItem, noticeItem, pageCard } from "./transcript.js";
 
 /** Shows the machine's screen: which parts are visible, the queue, the panel, the transcript. */
 export function renderScreen(chat) {
-  const screen = chat.machine.screen;
+  const callback = chat.callback.pageScreen;
+  const screen = callback ? { name: callback } : chat.machine.screen;
   document.body.dataset.screen = screen.name;
   const conversation = byId("conversation");
   const panel = byId("panel");
@@ -18,7 +20,12 @@ export function renderScreen(chat) {
   byId("end-chat").hidden = screen.name !== "chatting";
   byId("loading").hidden = screen.name !== "loading";
   renderQueue(chat, screen);
-  replaceChildren(panel, panelFor(chat, screen));
+  if (callback) {
+    chat.callback.render(panel);
+  } else {
+    chat.callback.leave();
+    replaceChildren(panel, panelFor(chat, screen));
+  }
   panel.hidden = panel.childElementCount === 0;
   renderTranscript(chat);
 }
@@ -37,7 +44,19 @@ function renderQueue(chat, screen) {
     h("h2", { class: "queue-title", text: t("queued_title") }),
     h("p", { id: "queue-position", dataset: { position: screen.position ?? "" }, text: lines[0] }),
     lines[1] ? h("p", { id: "queue-wait", dataset: { seconds: screen.estimatedWaitSeconds }, text: lines[1] }) : null,
-    h("button", { class: "button", type: "button", id: "cancel-wait", text: t("cancel_wait"), onclick: () => chat.run(chat.machine.cancel()) }));
+    h("button", { class: "button", type: "button", id: "cancel-wait", text: t("cancel_wait"), onclick: () => chat.run(chat.machine.cancel()) }),
+    callbackEntry("queued", {}, () => chat.callback.open("queued")));
+}
+
+/** The way into the callback flow: on the queued screen (`origin` "queued") or the unavailable one (closed or not). */
+function callbackEntry(origin, { closed = false } = {}, onOpen) {
+  let lead;
+  if (origin === "queued") lead = t("callback_entry.queued_lead");
+  // A closed queue's next opening is the unavailable screen's heading already; the form repeats it.
+  else lead = t(closed ? "callback_entry.closed_lead" : "callback_entry.lead");
+  return h("div", { class: "callback-entry" },
+    h("p", { class: "callback-entry-lead", text: lead }),
+    h("button", { class: "button", type: "button", id: "callback-open", text: t(origin === "queued" ? "callback_entry.queued" : "callback_entry.unavailable"), onclick: onOpen }));
 }
 
 function panelFor(chat, screen) {
@@ -51,9 +70,10 @@ function panelFor(chat, screen) {
         ? [t("unavailable_closed"), screen.nextOpening ? t("unavailable_next", { when: new Date(screen.nextOpening).toLocaleString(locale()) }) : null]
         : [screen.reason === "cancelled" ? t("unavailable_cancelled") : t("unavailable_no_agent")];
       const lead = reason.filter(Boolean).join(" ");
-      if (!screen.formScreen) return h("div", { class: "notice-panel" }, h("h2", { text: lead }));
-      return renderForm(screen.formScreen, { title: lead, lead: t("unavailable_leave"), submitLabel: t("submit"), prefill: chat.customer,
-        onSubmit: (answers) => chat.run(chat.machine.submitOfflineForm(answers)) });
+      const callback = callbackEntry("unavailable", { closed: screen.reason === "closed" }, () => chat.callback.open("unavailable"));
+      if (!screen.formScreen) return h("div", { class: "notice-panel" }, h("h2", { text: lead }), callback);
+      return [renderForm(screen.formScreen, { title: lead, lead: t("unavailable_leave"), submitLabel: t("submit"), prefill: chat.customer,
+        onSubmit: (answers) => chat.run(chat.machine.submitOfflineForm(answers)) }), callback];
     }
     case "offlineSubmitted":
       return h("div", { class: "notice-panel" }, h("h2", { text: t("offline_sent") }));
