@@ -29,15 +29,20 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable, 
     }
 
     /// Makes a new id for the given moment, with fresh randomness.
+    ///
+    /// The system's generator is drawn from here, not passed `inout`: it has no stored bytes, so
+    /// every thread's `inout` access to it is at one and the same address, which ThreadSanitizer
+    /// reports as a race (there is none: it holds no state).
     public static func generate(at date: Date = Date()) -> Self {
-        var generator = SystemRandomNumberGenerator()
-        return generate(at: date, using: &generator)
+        let millis = UInt64(max(0, Timestamp.millis(date)))
+        return Self(rawValue: Kind.prefix + "_" + Crockford.encode(millis: millis, high: .random(in: .min ... .max), low: .random(in: .min ... .max)))
     }
 
     /// Makes a new id from an injected source of randomness (deterministic tests).
     public static func generate<R: RandomNumberGenerator>(at date: Date, using generator: inout R) -> Self {
         let millis = UInt64(max(0, Timestamp.millis(date)))
-        return Self(rawValue: Kind.prefix + "_" + Crockford.encode(millis: millis, random: &generator))
+        let high = generator.next(), low = generator.next()
+        return Self(rawValue: Kind.prefix + "_" + Crockford.encode(millis: millis, high: high, low: low))
     }
 
     public var description: String { rawValue }
@@ -63,15 +68,16 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable, 
 enum Crockford {
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
-    /// 10 characters of time (48 bits, top 2 bits of the 50 always zero) then 16 of randomness (80 bits).
-    static func encode<R: RandomNumberGenerator>(millis: UInt64, random: inout R) -> String {
+    /// 10 characters of time (48 bits, top 2 bits of the 50 always zero) then 16 of randomness
+    /// (80 bits: the low 40 of `high` and of `low`).
+    static func encode(millis: UInt64, high randomHigh: UInt64, low randomLow: UInt64) -> String {
         var characters: [Character] = []
         characters.reserveCapacity(26)
         for index in (0..<10).reversed() {
             characters.append(alphabet[Int((millis >> (UInt64(index) * 5)) & 31)])
         }
-        let high = random.next() & ((1 << 40) - 1)
-        let low = random.next() & ((1 << 40) - 1)
+        let high = randomHigh & ((1 << 40) - 1)
+        let low = randomLow & ((1 << 40) - 1)
         for part in [high, low] {
             for index in (0..<8).reversed() {
                 characters.append(alphabet[Int((part >> (UInt64(index) * 5)) & 31)])
