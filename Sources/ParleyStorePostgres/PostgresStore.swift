@@ -116,12 +116,10 @@ public final class PostgresStore: ParleyStore {
         notices = NoticeBatcher(logger: logger, metricsFactory: configuration.metricsFactory) { payload in
             try await client.query("SELECT pg_notify(\(NodeNoticeWire.channel), \(payload))", logger: logger)
         }
-        let (running, started) = AsyncStream.makeStream(of: Void.self)
-        runner = Task {
-            started.finish()
-            await client.run()
-        }
-        for await _ in running {}
+        // Started at once, on this thread, up to its first suspension: `run()` marks the pool as
+        // running before it suspends, so no query can reach the pool before that (a task started
+        // the usual way may run later than the first query).
+        runner = Task.immediate { await client.run() }
         committer = BatchQueue(
             maxBatch: configuration.maxBatch, concurrency: configuration.commitConcurrency, metrics: configuration.metricsFactory.map { .init(factory: $0) }) {
             [committerTarget] units in
