@@ -87,4 +87,12 @@ struct CallbackDialogTests {
         #expect(menu["_expires"] as? String == "2027-01-15T08:01:00.000Z")
         #expect(GenesysCallbackAction.connect.action == .confirm && GenesysCallbackAction.waitForAgent.action == .dialog)
     }
+
+    @Test func theAppsWords_applyByLanguage_tagsWithoutCase() {
+        let overrides = CallbackTextOverrides(languages: ["de": ["ok": "Gut"], "de-AT": ["waiting": "Wir melden uns, sobald wer frei ist."]])
+        let austrian = overrides.texts(for: "de-at")
+        #expect(austrian.ok == "Gut" && austrian.waiting == "Wir melden uns, sobald wer frei ist.")
+        #expect(overrides.texts(for: "DE").ok == "Gut" && overrides.texts(for: "DE").waiting == CallbackDialogTexts.standard(for: "de").waiting)
+        #expect(overrides.texts(for: "en") == CallbackDialogTexts())
+    }
 }

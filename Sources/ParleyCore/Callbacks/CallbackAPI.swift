@@ -80,14 +80,16 @@ public struct CallbackTextOverrides: Hashable, Sendable, Codable {
     /// Creates overrides.
     public init(languages: [String: [String: String]] = [:]) { self.languages = languages }
 
-    /// The words for a language: the built-in ones with the app's replacements for the language
-    /// (its exact tag first, then its primary subtag: `de-AT`, then `de`).
+    /// The words for a language: the built-in ones with the app's replacements for its primary
+    /// subtag, then for its whole tag (`de`, then `de-AT`), tags compared without case.
     public func texts(for language: String?) -> CallbackDialogTexts {
         var texts = CallbackDialogTexts.standard(for: language)
+        // Tags compare without case (BCP 47): `de-AT` saved serves a visitor who sent `de-at`.
+        let byTag = Dictionary(languages.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         let tag = language?.lowercased()
         let primary = tag?.split(separator: "-").first.map(String.init)
         for candidate in [primary, tag].compactMap({ $0 }) {
-            if let replacements = languages[candidate] { texts.replace(with: replacements) }
+            if let replacements = byTag[candidate] { texts.replace(with: replacements) }
         }
         return texts
     }
