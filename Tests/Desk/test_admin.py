@@ -1,4 +1,5 @@
 """Admin pages, driven through the UI and checked against the server."""
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -6,7 +7,15 @@ from harness.http import API
 
 
 def go(desk, page):
-    desk.find(f'#admin-nav a[href="#/admin/{page}"]').click()
+    link = desk.find(f'#admin-nav a[href="#/admin/{page}"]')
+    try:
+        link.click()
+    except ElementClickInterceptedException:
+        # Toasts sit over the navigation, bottom left (never over a page's buttons): a person dismisses them.
+        for close in desk.find_all("#toasts .toast-close"):
+            close.click()
+        desk.wait(lambda: not desk.find_all("#toasts .toast"), message="the toasts dismissed")
+        link.click()
     desk.wait(lambda: desk.find("#admin-body").get_attribute("aria-busy") == "false" and desk.find("#admin").is_displayed(),
               message=f"the {page} page")
 

@@ -1,8 +1,9 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, identity, attachments, masking, links, webhooks, push, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, callbacks, identity, attachments, masking, links, webhooks, push, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
 import { renderAttachments } from "./admin-attachments.js";
+import { renderCallbacks } from "./admin-callbacks.js";
 import { renderAppearance } from "./admin-appearance.js";
 import { renderCanned } from "./admin-canned.js";
 import { renderForms } from "./admin-forms.js";
@@ -23,6 +24,7 @@ const PAGES = {
   forms: { title: "Forms", render: renderForms },
   appearance: { title: "Appearance", render: renderAppearance },
   hours: { title: "Business hours", render: renderHours },
+  callbacks: { title: "Callbacks", render: renderCallbacks },
   identity: { title: "Identity", render: renderIdentity },
   attachments: { title: "Attachments", render: renderAttachments },
   masking: { title: "Masking", render: renderMasking },

@@ -1,4 +1,4 @@
-// Hash routes: #/inbox/queued|mine|all, #/c/cnv_…, #/admin/agents|queues|canned|ratings|forms|appearance|hours|identity|attachments|masking|links|webhooks|push|app.
+// Hash routes: #/inbox/queued|mine|all, #/c/cnv_…, #/admin/agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|app.
 
 const ID = "[0-9A-HJKMNP-TV-Z]{26}";
 
@@ -8,7 +8,7 @@ export function parseRoute(hash = location.hash) {
   if (match) return { view: "inbox", tab: match[1] };
   match = hash.match(new RegExp(`^#/c/(cnv_${ID})$`));
   if (match) return { view: "conversation", id: match[1] };
-  match = hash.match(/^#\/admin\/(agents|queues|canned|ratings|forms|appearance|hours|identity|attachments|masking|links|webhooks|push|app)$/);
+  match = hash.match(/^#\/admin\/(agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|app)$/);
   if (match) return { view: "admin", page: match[1] };
   return null;
 }
