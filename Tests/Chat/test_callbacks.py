@@ -34,29 +34,6 @@ window.fetch = function (url, init) {
 };
 """
 
-# Holds what the server sends on the page's realtime socket until released (a slow network): the page
-# keeps showing what it knew while the server has moved on. Injected before any page script.
-HOLD_FRAMES = """
-(() => {
-  const addEventListener = WebSocket.prototype.addEventListener;
-  window.__heldFrames = null;
-  WebSocket.prototype.addEventListener = function (type, listener, options) {
-    if (type !== 'message') return addEventListener.call(this, type, listener, options);
-    const socket = this;
-    return addEventListener.call(this, type, function (event) {
-      if (window.__heldFrames) window.__heldFrames.push(() => listener.call(socket, event));
-      else listener.call(socket, event);
-    }, options);
-  };
-  window.__releaseFrames = () => {
-    const held = window.__heldFrames || [];
-    window.__heldFrames = null;
-    for (const deliver of held) deliver();
-  };
-})();
-"""
-
-
 @pytest.fixture(autouse=True)
 def no_request_left(pages, world):
     """Ends what a test left live (as its visitor: a waiting request is not an agent's to end), so the
@@ -348,7 +325,6 @@ def test_snooze_from_the_menu_schedules_it(pages, world, wendy, agent):
 
 def test_a_choice_that_no_longer_fits_shows_where_the_request_stands(pages, world, wendy, agent):
     page = pages.new()
-    page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_FRAMES})
     page.open(world.app_id, world.waiting)
     page.wait_screen("queued")
     page.wait_subscribed()
@@ -358,7 +334,7 @@ def test_a_choice_that_no_longer_fits_shows_where_the_request_stands(pages, worl
     wait_menu(page)
 
     # The page hears nothing for a while, and meanwhile the request is snoozed (say, on the visitor's phone).
-    page.js("window.__heldFrames = []")
+    page.hold_frames()
     visitor = API(world.base, page.module("js/api.js", "m.currentToken()")["value"])
     visitor.post(f"/v1/callbacks/cbk_{conversation.split('_', 1)[1]}/actions/snooze")
     page.click('#callback-menu button[data-action="confirm"]')
@@ -368,7 +344,7 @@ def test_a_choice_that_no_longer_fits_shows_where_the_request_stands(pages, worl
     page.wait(lambda: page.find("#callback-dialog-text").text == "We will ask you again in 5 minutes.", message="the dialog fetched again")
     assert not page.find_all("#callback-menu")
 
-    page.js("window.__releaseFrames()")
+    page.release_frames()
     wait_status(page, "scheduled")
     assert page.find("#callback-status").text.startswith("Scheduled: we get back to you from ")
 

@@ -16,8 +16,8 @@ CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 # Probes injected before any page script (DevTools scripts are not subject to the page's CSP); the
 # desk itself has no test hooks. They count the beeps (WebAudio oscillators), record the frames
-# the desk sends on its WebSocket, and can hold the frames it receives (a slow network: the page
-# still shows what the server has already changed).
+# the desk sends on its WebSocket, and can hold the frames a page (the desk's or the chat page's)
+# receives (a slow network: the page still shows what the server has already changed).
 PROBES = """
 window.__parleyOscillators = 0;
 window.__parleySentFrames = [];
@@ -122,6 +122,15 @@ class BrowserPage:
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    def hold_frames(self):
+        """Holds the frames the server sends on the realtime socket (in order) until release_frames():
+        the page keeps showing what it knew, as on a slow network."""
+        self.js("window.__parleyHoldFrames = true")
+
+    def release_frames(self):
+        """Delivers the held frames, in order, and lets new ones through again."""
+        return self.js("const count = window.__parleyHeldFrames.length; window.__parleyReleaseFrames(); return count")
+
     def accessibility_problems(self):
         """axe-core's serious and critical violations on the page as it is now (axe is injected from
         the test tree, Tests/Chat/vendor/axe.min.js, never served by parleyd)."""
@@ -190,15 +199,6 @@ class Desk(BrowserPage):
         """The frames this page sent on its realtime socket(s), oldest first."""
         frames = self.js("return window.__parleySentFrames") or []
         return [frame for frame in frames if type is None or frame.get("type") == type]
-
-    def hold_frames(self):
-        """Holds the frames the server sends on the realtime socket (in order) until release_frames():
-        the page keeps showing what it knew, as on a slow network."""
-        self.js("window.__parleyHoldFrames = true")
-
-    def release_frames(self):
-        """Delivers the held frames, in order, and lets new ones through again."""
-        return self.js("const count = window.__parleyHeldFrames.length; window.__parleyReleaseFrames(); return count")
 
     def fetch(self, method, path, body=None, headers=None):
         """A same-origin fetch from inside the page (with the session cookie); returns {status, body}."""
