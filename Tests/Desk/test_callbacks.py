@@ -76,8 +76,17 @@ def wait_status(desk, text):
     return desk.wait(lambda: (lambda shown: shown if text in shown else None)(status_text(desk)), message=f"the callback status {text!r}")
 
 
+def list_reads(desk):
+    """How many reads of the conversation lists the page has finished (the browser's resource timings)."""
+    return desk.js("""return performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/v1/conversations?') && entry.responseEnd > 0).length""")
+
+
 def outcome_buttons(desk):
-    return [button.text for button in desk.find_all("#callback-panel [data-outcome]") if button.is_displayed()]
+    """The outcome buttons shown, read in one go in the page: the panel may be rebuilt between two
+    WebDriver calls (a frame arriving), which would leave a found element stale."""
+    return desk.js("""return [...document.querySelectorAll('#callback-panel [data-outcome]')]
+        .filter((button) => button.getClientRects().length > 0).map((button) => button.innerText.trim())""")
 
 
 def detail(desk, term):
@@ -289,8 +298,13 @@ def test_a_refused_outcome_shows_the_servers_message_and_changes_nothing(admin_d
     planck = callers.new("Max Planck")
     request = planck.request("call_me", phone=PHONE)
     take(desk, request["conversation_id"])
+    before = list_reads(desk)
     planck.act(request, "confirm")
     desk.wait(lambda: "Done" in outcome_buttons(desk), message="the outcome buttons")
+    # Every frame of the confirmation is in, and the list refresh it asked for has come back,
+    # before the page stops hearing (a refresh landing later would tell it of the cancel).
+    desk.wait_for_item("Max Planck confirmed the callback", kind="notice")
+    desk.wait(lambda: list_reads(desk) > before, message="the inbox read again after the confirmation")
 
     desk.hold_frames()
     planck.act(request, "cancel")
