@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTestSupport
 import Testing
 
 /// The two hand-written pieces of the message hot path agree with Foundation's JSON exactly:

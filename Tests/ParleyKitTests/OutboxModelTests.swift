@@ -203,20 +203,8 @@ struct OutboxModelTests {
         }
     }
 
-    /// A deterministic generator (SplitMix64), so a run is reproduced by its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func steps(seed: UInt64, tears: Bool) -> [Step] {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(state: seed)  // a run is reproduced by its seed
         return (0..<Int.random(in: 10...60, using: &random)).map { _ in
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<30: .send(conversation: Int.random(in: 0..<3, using: &random),
