@@ -221,6 +221,21 @@ enum PostgresMigrations {
         ]),
         // Callback requests (issue 17): a conversation may be one; the request as JSON beside it.
         ("0016-callbacks", ["ALTER TABLE conversations ADD COLUMN callback TEXT"]),
+        // Desk search (issue 18): message words as SearchText folds them, as a tsvector built by
+        // the store (never PostgreSQL's parser), with a GIN index; backfilled below.
+        ("0017-search", [
+            """
+            CREATE TABLE message_search (
+                conversation_id TEXT NOT NULL, seq BIGINT NOT NULL, words TSVECTOR NOT NULL,
+                PRIMARY KEY (conversation_id, seq))
+            """,
+            "CREATE INDEX message_search_words ON message_search USING GIN (words)",
+        ]),
+    ]
+
+    /// Work a migration does beyond its SQL, in the same transaction: indexing what is stored.
+    static let backfills: [String: @Sendable (PostgresConnection, Logger) async throws -> Void] = [
+        "0017-search": PostgresSearchIndex.backfill,
     ]
 
     /// An arbitrary constant: the advisory lock every node takes while migrating.
@@ -240,6 +255,7 @@ enum PostgresMigrations {
                     .collect()
                 if done.isEmpty {
                     for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                    try await backfills[migration.name]?(connection, logger)
                     let now = Int64(Date().timeIntervalSince1970 * 1000)
                     try await connection.query("INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(now))", logger: logger)
                     applied.append(migration.name)

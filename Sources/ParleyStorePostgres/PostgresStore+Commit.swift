@@ -98,6 +98,20 @@ extension PostgresStore {
     func run(_ writes: [StoreWrite], on connection: PostgresConnection) async throws {
         // A message alone, into a conversation that stays where it is: one round trip.
         if writes.count == 2, case .touchConversation(let id, let lastSeq, let updatedAt) = writes[0], case .insertEvent(let event, let json) = writes[1] {
+            // Its words go in the same statement (decision 0020).
+            if let words = PostgresSearchIndex.vector(event) {
+                try await connection.query(
+                    """
+                    WITH touched AS (
+                        UPDATE conversations SET last_seq = \(lastSeq), updated_at = \(Timestamp.millis(updatedAt)) WHERE id = \(id.rawValue)),
+                    indexed AS (
+                        INSERT INTO message_search (conversation_id, seq, words) VALUES (\(event.conversationID.rawValue), \(event.seq), \(words)::tsvector))
+                    INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
+                    VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
+                        \(event.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
+                    """, logger: logger)
+                return
+            }
             try await connection.query(
                 """
                 WITH touched AS (
@@ -156,6 +170,7 @@ extension PostgresStore {
         let sql = "INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at) VALUES "
             + Self.placeholders(rows: events.count, casts: Array(repeating: "", count: 8))
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        try await PostgresSearchIndex.insert(events.map(\.0), on: connection, logger: logger)
     }
 
     /// Conversations' activity (last seq, updated at) in one UPDATE.
@@ -207,6 +222,7 @@ extension PostgresStore {
                 VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
                     \(event.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))
                 """, logger: logger)
+            try await PostgresSearchIndex.insert([event], on: connection, logger: logger)
         case .setReadMarker(let id, let reader, let seq):
             try await connection.query(
                 """

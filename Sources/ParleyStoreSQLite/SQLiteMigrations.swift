@@ -346,6 +346,19 @@ enum SQLiteMigrations {
         migrator.registerMigration("0016-callbacks") { db in
             try db.execute(sql: "ALTER TABLE conversations ADD COLUMN callback TEXT")
         }
+        // Desk search (issue 18): message words as SearchText folds them, in FTS5 with prefix
+        // indexes for two- and three-letter prefixes; the messages already stored are indexed here.
+        migrator.registerMigration("0017-search") { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE message_search USING fts5(
+                    words, conversation_id UNINDEXED, seq UNINDEXED,
+                    tokenize = 'unicode61 remove_diacritics 0', prefix = '2 3');
+                """)
+            let rows = try Row.fetchCursor(db, sql: "SELECT body FROM events WHERE type = 'message'")
+            while let row = try rows.next() {
+                try SQLiteSearchIndex.insert(try SQLiteRows.event(row), in: db)
+            }
+        }
         return migrator
     }
 }

@@ -90,6 +90,7 @@ extension SQLiteStore {
                     event.conversationID.rawValue, event.seq, event.body.type, event.author.role.rawValue, event.author.id,
                     event.clientMessageID, json, Timestamp.millis(event.createdAt),
                 ])
+            try SQLiteSearchIndex.insert(event, in: db)
         case .setReadMarker(let id, let reader, let seq):
             try db.cachedStatement(sql: """
                 INSERT INTO read_markers (conversation_id, participant_role, participant_id, read_seq) VALUES (?, ?, ?, ?)

@@ -406,3 +406,22 @@ extension StoreConformanceTests {
         try await run(factory, StoreConformance.webhookOutbox_fansOutClaimsInOrder_recordsHoldsAndResends)
     }
 }
+
+extension StoreConformanceTests {
+    // MARK: Search
+
+    @Test(arguments: StoreFactory.all)
+    func searchMessages_foldedPrefixesOfEveryTerm_onlyInTheApp(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.searchMessages_foldedPrefixesOfEveryTerm_onlyInTheApp)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func searchMessages_filtersByQueueAgentDateAndRating(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.searchMessages_filtersByQueueAgentDateAndRating)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func searchConversations_visitorFieldsIdSubjectAttributes_newestFirstPaged(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.searchConversations_visitorFieldsIdSubjectAttributes_newestFirstPaged)
+    }
+}

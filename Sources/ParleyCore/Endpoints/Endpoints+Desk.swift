@@ -1,0 +1,16 @@
+import Foundation
+
+extension Endpoint {
+    /// `/v1/desk/…`: what the agent desk reads beyond single conversations.
+    public static var desk: DeskEndpoints { DeskEndpoints() }
+}
+
+/// The desk's endpoints (agents and admins of the app only).
+public struct DeskEndpoints: Sendable {
+    /// `GET /v1/desk/search?q=&scope=messages|conversations&state=&queue_id=&agent_id=&from=&to=&rating=&cursor=&limit=`:
+    /// full-text search over the app's conversations, paged (docs/protocol.md "Search").
+    public var search: Endpoint<Void, SearchResults> { .init(.get, "/v1/desk/search") }
+
+    /// Every endpoint above.
+    public var all: [AnyEndpoint] { [search.erased] }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
+
+/// A desk search as its query string asks for it, checked: every refusal is a 400 naming the item.
+struct SearchRequest: Sendable, Hashable {
+    /// The longest query text.
+    static let maxTextLength = 200
+    /// The most results on a page.
+    static let maxLimit = 50
+
+    var text: String
+    var scope: SearchScope
+    var states: Set<ConversationState>?
+    var queueID: QueueID?
+    var agentID: AgentID?
+    var from: Date?
+    var to: Date?
+    var rating: Int?
+    var cursor: SearchCursor?
+    var limit: Int
+
+    init(_ request: Request) throws {
+        let query = request.uri.queryParameters
+        let text = (query.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw APIError.badRequest("q: the text to search for") }
+        guard text.count <= Self.maxTextLength else { throw APIError.badRequest("q: at most \(Self.maxTextLength) characters") }
+        self.text = text
+        let scope = try query.get("scope").map { name in
+            guard let scope = SearchScope(rawValue: name) else { throw APIError.badRequest("scope: messages or conversations") }
+            return scope
+        } ?? SearchScope.messages
+        self.scope = scope
+        states = try query.get("state").map { list in
+            Set(try list.split(separator: ",").map { name in
+                guard let state = ConversationState(rawValue: String(name)) else { throw APIError.badRequest("state: queued, assigned or ended, comma-separated") }
+                return state
+            })
+        }
+        queueID = try query.get("queue_id").map { text in
+            guard let id = QueueID(validating: text) else { throw APIError.badRequest("queue_id: not a queue id") }
+            return id
+        }
+        agentID = try query.get("agent_id").map { text in
+            guard let id = AgentID(validating: text) else { throw APIError.badRequest("agent_id: not an agent id") }
+            return id
+        }
+        from = try Self.date(query.get("from"), name: "from")
+        to = try Self.date(query.get("to"), name: "to")
+        if let from, let to, from >= to { throw APIError.badRequest("to: must be after from") }
+        rating = try request.optionalInteger("rating", range: 1...5).map(Int.init)
+        cursor = try query.get("cursor").map { text in
+            guard let cursor = SearchCursor(text), cursor.scope == scope else { throw APIError.badRequest("cursor: not one this search gave") }
+            return cursor
+        }
+        limit = try request.integer("limit", default: 20, range: 1...Self.maxLimit)
+    }
+
+    /// The store's query for an app.
+    func query(app: AppID) -> SearchQuery {
+        SearchQuery(appID: app, terms: SearchText.queryTerms(text), text: text, states: states, queueID: queueID, agentID: agentID,
+                    createdFrom: from, createdBefore: to, rating: rating, limit: limit + 1)
+    }
+
+    private static func date(_ text: String?, name: String) throws -> Date? {
+        guard let text else { return nil }
+        guard let date = Timestamp.parse(text) else { throw APIError.badRequest("\(name): an ISO 8601 timestamp") }
+        return date
+    }
+}
+
+/// Where the next page of a search starts, as an opaque `cursor`: an offset into the ranked
+/// messages, or the last conversation's position in activity order.
+enum SearchCursor: Sendable, Hashable {
+    case messages(offset: Int)
+    case conversations(ConversationSearchPosition)
+
+    var scope: SearchScope {
+        switch self {
+        case .messages: .messages
+        case .conversations: .conversations
+        }
+    }
+
+    /// Reads a cursor this server wrote; nil for anything else.
+    init?(_ text: String) {
+        guard let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
+        let parts = plain.split(separator: ":", omittingEmptySubsequences: false)
+        switch (parts.first, parts.count) {
+        case ("m", 2):
+            guard let offset = Int(parts[1]), offset > 0, offset <= 1_000_000 else { return nil }
+            self = .messages(offset: offset)
+        case ("c", 3):
+            guard let millis = Int64(parts[1]), let id = ConversationID(validating: String(parts[2])) else { return nil }
+            self = .conversations(.init(updatedAt: Timestamp.date(millis: millis), id: id))
+        default:
+            return nil
+        }
+    }
+
+    var text: String {
+        let plain = switch self {
+        case .messages(let offset): "m:\(offset)"
+        case .conversations(let position): "c:\(Timestamp.millis(position.updatedAt)):\(position.id.rawValue)"
+        }
+        return Data(plain.utf8).base64URLEncoded
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import PostgresNIO
+
+/// The tsvector index of message words (migration 0017-search), written beside each stored message.
+///
+/// The store writes tsvector and tsquery literals itself from ``SearchText``'s words, so
+/// PostgreSQL's parser (which depends on the database's locale) never sees the text: both stores
+/// find the same messages.
+enum PostgresSearchIndex {
+    /// PostgreSQL keeps at most this many positions of one lexeme.
+    static let maxPositionsPerWord = 255
+    /// The largest position a tsvector holds.
+    static let maxPosition = 16_383
+
+    /// `'word':1,4 'other':2`: the words of a text with their positions. Words hold only letters
+    /// and digits, so quoting is enough; nil when there is nothing to index.
+    static func vector(_ event: ConversationEvent) -> String? {
+        guard let form = SearchQuery.indexedText(event) else { return nil }
+        var positions: [String: [Int]] = [:]
+        var order: [String] = []
+        for (index, word) in form.split(separator: " ").enumerated() {
+            let word = String(word)
+            if positions[word] == nil { order.append(word) }
+            if positions[word, default: []].count < maxPositionsPerWord { positions[word, default: []].append(min(index + 1, maxPosition)) }
+        }
+        return order.map { "'\($0)':" + positions[$0]!.map(String.init).joined(separator: ",") }.joined(separator: " ")
+    }
+
+    /// `'refu':* & 'a'`: every term, a prefix unless it is one character.
+    static func query(_ terms: [String]) -> String {
+        terms.map { $0.count < 2 ? "'\($0)'" : "'\($0)':*" }.joined(separator: " & ")
+    }
+
+    /// Indexes the messages among `events`, in one INSERT on the committing connection.
+    static func insert(_ events: [ConversationEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = events.compactMap { event in vector(event).map { (event, $0) } }
+        guard !rows.isEmpty else { return }
+        var binds = PostgresBindings(capacity: rows.count * 3)
+        for (event, vector) in rows {
+            binds.append(event.conversationID.rawValue)
+            binds.append(event.seq)
+            binds.append(vector)
+        }
+        let sql = "INSERT INTO message_search (conversation_id, seq, words) VALUES "
+            + PostgresStore.placeholders(rows: rows.count, casts: ["", "", "::tsvector"])
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+    }
+
+    /// Indexes every stored message, a thousand at a time (migration 0017-search).
+    @Sendable static func backfill(_ connection: PostgresConnection, logger: Logger) async throws {
+        var after = ("", Int64(0))
+        while true {
+            let rows = try await connection.query(
+                """
+                SELECT conversation_id, seq, body FROM events
+                WHERE type = 'message' AND (conversation_id, seq) > (\(after.0), \(after.1))
+                ORDER BY conversation_id, seq LIMIT 1000
+                """, logger: logger).collect().map { $0.makeRandomAccess() }
+            guard let last = rows.last else { return }
+            try await insert(try rows.map(PostgresRows.event), on: connection, logger: logger)
+            after = (try PostgresRows.string(last, "conversation_id"), try last["seq"].decode(Int64.self))
+        }
+    }
+
+    /// The conversation filters of a search, as SQL on `c` (conversations), binding as it goes.
+    static func filters(_ query: SearchQuery, _ bindings: inout PostgresBindings) -> String {
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        var sql = "c.app_id = \(bind(query.appID.rawValue))"
+        if let states = query.states {
+            sql += " AND c.state IN (\(states.map(\.rawValue).sorted().map { bind($0) }.joined(separator: ", ")))"
+        }
+        if let queue = query.queueID { sql += " AND c.queue_id = \(bind(queue.rawValue))" }
+        if let agent = query.agentID { sql += " AND c.agent_id = \(bind(agent.rawValue))" }
+        if let from = query.createdFrom { sql += " AND c.created_at >= \(bind(Timestamp.millis(from)))" }
+        if let before = query.createdBefore { sql += " AND c.created_at < \(bind(Timestamp.millis(before)))" }
+        if let score = query.rating { sql += " AND c.id IN (SELECT conversation_id FROM ratings WHERE score = \(bind(Int64(score))))" }
+        return sql
+    }
+
+    static func visitor(_ row: PostgresRandomAccessRow) throws -> SearchVisitor {
+        SearchVisitor(id: VisitorID(rawValue: try PostgresRows.string(row, "visitor_id")),
+                      name: try PostgresRows.optionalString(row, "visitor_name"),
+                      email: try PostgresRows.optionalString(row, "visitor_email"),
+                      userID: try PostgresRows.optionalString(row, "visitor_user_id"))
+    }
+}
+
+extension PostgresStore {
+    public func searchMessages(_ query: SearchQuery, offset: Int) async throws -> [MessageSearchRow] {
+        guard !query.terms.isEmpty else { return [] }
+        var bindings = PostgresBindings()
+        bindings.append(PostgresSearchIndex.query(query.terms))
+        let filters = PostgresSearchIndex.filters(query, &bindings)
+        bindings.append(Int64(query.limit))
+        bindings.append(Int64(offset))
+        let count = bindings.count
+        let sql = """
+            SELECT c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
+            FROM message_search s
+            JOIN conversations c ON c.id = s.conversation_id
+            JOIN visitors v ON v.id = c.visitor_id
+            JOIN events e ON e.conversation_id = s.conversation_id AND e.seq = s.seq
+            WHERE s.words @@ $1::tsquery AND \(filters)
+            ORDER BY ts_rank(s.words, $1::tsquery) DESC, e.created_at DESC, s.conversation_id, s.seq
+            LIMIT $\(count - 1) OFFSET $\(count)
+            """
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
+            MessageSearchRow(conversation: try PostgresRows.conversation(row), visitor: try PostgresSearchIndex.visitor(row),
+                             event: try PostgresRows.event(row))
+        }
+    }
+
+    public func searchConversations(_ query: SearchQuery, after: ConversationSearchPosition?) async throws -> [ConversationSearchRow] {
+        guard !query.text.isEmpty else { return [] }
+        var bindings = PostgresBindings()
+        var filters = PostgresSearchIndex.filters(query, &bindings)
+        bindings.append(query.text.lowercased())
+        let id = bindings.count
+        bindings.append(query.likePattern)
+        let like = "$\(bindings.count)"
+        filters += """
+             AND (lower(c.id) = $\(id) OR lower(coalesce(c.subject, '')) LIKE \(like) OR lower(c.attributes) LIKE \(like)
+                  OR lower(coalesce(v.name, '')) LIKE \(like) OR lower(coalesce(v.email, '')) LIKE \(like)
+                  OR lower(coalesce(v.user_id, '')) LIKE \(like) OR lower(v.attributes) LIKE \(like))
+            """
+        if let after {
+            bindings.append(Timestamp.millis(after.updatedAt))
+            let millis = "$\(bindings.count)"
+            bindings.append(after.id.rawValue)
+            filters += " AND (c.updated_at < \(millis) OR (c.updated_at = \(millis) AND c.id < $\(bindings.count)))"
+        }
+        bindings.append(Int64(query.limit))
+        let sql = """
+            SELECT c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id,
+                   v.attributes AS visitor_attributes
+            FROM conversations c JOIN visitors v ON v.id = c.visitor_id
+            WHERE \(filters)
+            ORDER BY c.updated_at DESC, c.id DESC
+            LIMIT $\(bindings.count)
+            """
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
+            ConversationSearchRow(conversation: try PostgresRows.conversation(row), visitor: try PostgresSearchIndex.visitor(row),
+                                  visitorAttributes: PostgresRows.attributes(try PostgresRows.string(row, "visitor_attributes")))
+        }
+    }
+}
