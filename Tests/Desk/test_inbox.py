@@ -133,3 +133,32 @@ def test_a_long_name_without_spaces_is_cut_not_scrolled_sideways(admin_desk, vis
         assert desk.js("return arguments[0].scrollWidth > arguments[0].clientWidth", shown), "the name is cut (ellipsis), not wrapped out"
     desk.driver.set_window_size(1280, 900)
 
+
+
+def test_availability_is_kept_across_logout_and_login_and_routing_follows_it(desks, visitors, world):
+    """The server keeps each agent's availability (it is the agent's, not the session's): signing in
+    again lands in the one chosen last, and routing acts on it at once."""
+    desk = desks.new("admin").login(world.admin_email, world.admin_password, online=False)
+    desk.set_availability("away")
+    desk.click("#logout")
+    desk.visible("#login-email")
+    desk.login(world.admin_email, world.admin_password, online=False)
+    desk.wait(lambda: desk.find("body").get_attribute("data-availability") == "away", message="away again")
+    assert desk.find("#availability").get_attribute("value") == "away"
+    assert world.admin.get("/v1/agent/me")["availability"] == "away"
+    # Away takes nothing new: a visitor waits.
+    waiting = visitors.new("Waiting Walter")
+    waiting.wait_for("position 1 in the queue")
+
+    desk.set_availability("online")
+    waiting.wait_for(f"· {world.admin_name} joined")
+    desk.click("#logout")
+    desk.visible("#login-email")
+    # Signed out, the admin is not connected: the next visitor waits too…
+    later = visitors.new("Later Lara")
+    later.wait_for("position 1 in the queue")
+    # …until the admin is back, online as before, and routing hands it over.
+    desk.login(world.admin_email, world.admin_password, online=False)
+    desk.wait(lambda: desk.find("body").get_attribute("data-availability") == "online", message="online again")
+    later.wait_for(f"· {world.admin_name} joined")
+    desk.inbox_row(later.conversation_id)

@@ -7,6 +7,7 @@ import re
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -17,13 +18,42 @@ CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 # Probes injected before any page script (DevTools scripts are not subject to the page's CSP); the
 # desk itself has no test hooks. They count the beeps (WebAudio oscillators), record the frames
 # the desk sends on its WebSocket, and can hold the frames a page (the desk's or the chat page's)
-# receives (a slow network: the page still shows what the server has already changed).
+# receives (a slow network: the page still shows what the server has already changed). They keep
+# the page's sockets (to drop them), record the desktop notifications it makes and the requests it
+# fetches, and can lose the answer of one request that did reach the server (a connection that
+# broke after sending).
 PROBES = """
 window.__parleyOscillators = 0;
 window.__parleySentFrames = [];
 window.__parleyHoldFrames = false;
 window.__parleyHeldFrames = [];
+window.__parleySockets = new Set();
+window.__parleyNotifications = [];
+window.__parleyFetches = [];
+window.__parleyLoseAnswerOf = null;
 (() => {
+  if (typeof Notification === "function") {
+    const Original = Notification;
+    window.Notification = class extends Original {
+      constructor(title, options) {
+        super(title, options);
+        window.__parleyNotifications.push({ title, body: options?.body ?? null, tag: options?.tag ?? null });
+      }
+    };
+  }
+  const fetch = window.fetch;
+  window.fetch = async function (input, init) {
+    const method = init?.method ?? "GET";
+    const url = String(input);
+    window.__parleyFetches.push({ method, url, body: typeof init?.body === "string" ? init.body : null });
+    const response = await fetch.call(window, input, init);
+    const lose = window.__parleyLoseAnswerOf;
+    if (lose && method === lose.method && url.includes(lose.path)) {
+      window.__parleyLoseAnswerOf = null;
+      throw new TypeError("Failed to fetch (the answer was lost on purpose)");
+    }
+    return response;
+  };
   const createOscillator = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () {
     window.__parleyOscillators += 1;
@@ -36,6 +66,7 @@ window.__parleyHeldFrames = [];
   };
   const addEventListener = WebSocket.prototype.addEventListener;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
+    window.__parleySockets.add(this);
     if (type !== "message") return addEventListener.call(this, type, listener, options);
     const socket = this;
     return addEventListener.call(this, type, function (event) {
@@ -130,6 +161,40 @@ class BrowserPage:
     def release_frames(self):
         """Delivers the held frames, in order, and lets new ones through again."""
         return self.js("const count = window.__parleyHeldFrames.length; window.__parleyReleaseFrames(); return count")
+
+    def discard_held_frames(self):
+        """Throws away the held frames (as a broken connection loses them) and lets new ones through."""
+        return self.js("const count = window.__parleyHeldFrames.length; window.__parleyHeldFrames = []; "
+                       "window.__parleyHoldFrames = false; return count")
+
+    def drop_sockets(self):
+        """Closes the page's open WebSockets from the client side, as a network change would."""
+        return self.js("let n = 0; for (const s of window.__parleySockets) if (s.readyState === WebSocket.OPEN) { s.close(); n += 1; } return n")
+
+    def lose_answer_of(self, method, path):
+        """The next `method` request whose URL contains `path` reaches the server, but the page gets a
+        network failure instead of the answer."""
+        self.js("window.__parleyLoseAnswerOf = {method: arguments[0], path: arguments[1]}", method, path)
+
+    def fetched(self, method=None, path=None):
+        """The requests the page fetched, oldest first: {method, url, body (a string or None)}."""
+        return [request for request in self.js("return window.__parleyFetches") or []
+                if (method is None or request["method"] == method) and (path is None or path in request["url"])]
+
+    def notifications(self):
+        """The desktop notifications the page made: {title, body, tag}."""
+        return self.js("return window.__parleyNotifications") or []
+
+    def press(self, *keys):
+        """Types keys into whatever has focus (as a person at the keyboard would)."""
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def chord(self, modifier, key):
+        """Presses `key` while holding `modifier` (Keys.ALT, Keys.SHIFT…)."""
+        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
+
+    def active(self):
+        return self.driver.switch_to.active_element
 
     def accessibility_problems(self):
         """axe-core's serious and critical violations on the page as it is now (axe is injected from

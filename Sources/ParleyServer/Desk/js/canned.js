@@ -1,8 +1,10 @@
 // Canned responses in the composer: "/" at the start opens a list filtered by what follows;
-// ↑/↓ choose, Enter or Tab insert (the "/query" is replaced by the response), Esc closes.
+// ↑/↓ choose, Enter or Tab insert (the "/query" is replaced by the response, its placeholders
+// filled: placeholders.js; the first one left unfilled is selected, ready to be typed over), Esc closes.
 // The textarea keeps focus and points at the active option (aria-activedescendant); a status line
 // says how many responses match, for screen readers.
 import { byId, h, replaceChildren } from "./dom.js";
+import { fillPlaceholders, firstPlaceholderRange } from "./placeholders.js";
 import { state } from "./store.js";
 
 const TRIGGER = /^\/([a-z0-9_-]*)$/i;
@@ -103,10 +105,18 @@ export class CannedPicker {
     const { value, selectionStart } = this.textarea;
     // The whole text before the caret is "/query" (TRIGGER is anchored), so it is replaced outright.
     const rest = value.slice(selectionStart);
-    const replaced = item.text;
+    const replaced = fillPlaceholders(item.text, placeholderContext()).text;
     this.textarea.value = replaced + rest;
-    this.textarea.setSelectionRange(replaced.length, replaced.length);
+    const unfilled = firstPlaceholderRange(replaced);
+    if (unfilled) this.textarea.setSelectionRange(...unfilled);
+    else this.textarea.setSelectionRange(replaced.length, replaced.length);
     this.close();
     this.onInsert?.(item);
   }
+}
+
+/** What placeholders are filled from: the open conversation, its visitor (once the panel loaded it), me. */
+function placeholderContext() {
+  const conversation = state.conversations.get(state.openID);
+  return { conversation, visitor: conversation ? state.visitors.get(conversation.visitor_id) : null, agent: state.me };
 }

@@ -1,15 +1,17 @@
 // The composer: a reply to the visitor or an internal note. Enter sends, Shift+Enter is a new line,
 // "/" opens canned responses. Replies show at once and are confirmed by their stored event; the
-// client_message_id makes a retry safe. Typing is announced only for replies, never for notes.
-// Files wait in the composer (composer-files.js) and go with the next Send, the text as the first
-// one's caption.
+// client_message_id makes a retry safe, so a reply that failed for want of a connection is sent
+// again by itself once the desk is connected again. A reply still holding a `{{…}}` placeholder is
+// not sent. Typing is announced only for replies, never for notes. Files wait in the composer
+// (composer-files.js) and go with the next Send, the text as the first one's caption.
 import { api, uuid } from "./api.js";
-import { emit } from "./bus.js";
+import { emit, on } from "./bus.js";
 import { CannedPicker } from "./canned.js";
 import { canAttach, clearRefusals, initComposerFiles, MAX_CAPTION, renderStaged, stagedFiles, takeStaged, updateFilesHint } from "./composer-files.js";
 import { toast } from "./cues.js";
-import { byId } from "./dom.js";
+import { byId, h, replaceChildren } from "./dom.js";
 import { characterCount } from "./format.js";
+import { firstPlaceholderRange, unfilledPlaceholders } from "./placeholders.js";
 import { addNote, applyEvents, isMine, state, timeline } from "./store.js";
 import { sendTyping } from "./sync.js";
 import { sendFiles } from "./uploads.js";
@@ -44,6 +46,7 @@ export function initComposer() {
     }
   });
   textarea.addEventListener("input", onInput);
+  on("connection", (value) => value === "ready" && resendWaiting());
   textarea.addEventListener("blur", () => {
     stopTyping();
     picker.close();
@@ -64,6 +67,7 @@ function mode() {
 function onInput() {
   const textarea = byId("composer-text");
   picker.update();
+  showPlaceholders(false);
   if (state.openID) drafts.set(state.openID, textarea.value);
   if (mode() !== "reply" || !isMine(state.conversations.get(state.openID))) return;
   if (textarea.value.trim() === "") {
@@ -89,6 +93,7 @@ export function switchComposer(fromID, toID) {
   picker?.close();
   if (fromID) drafts.set(fromID, textarea.value);
   textarea.value = (toID && drafts.get(toID)) || "";
+  showPlaceholders(false);
   clearRefusals();
   renderStaged(toID);
 }
@@ -124,6 +129,8 @@ async function send() {
   const textarea = byId("composer-text");
   const text = textarea.value;
   if (!id || textarea.disabled) return;
+  // A caption is sent to the visitor too: the same check as for a reply.
+  if (mode() === "reply" && showPlaceholders(true)) return;
   if (mode() === "reply" && stagedFiles(id).length > 0) {
     sendWithFiles(id, text);
     return;
@@ -131,6 +138,7 @@ async function send() {
   if (text.trim() === "") return;
   picker.close();
   textarea.value = "";
+  showPlaceholders(false);
   drafts.delete(id);
   if (mode() === "note") {
     await saveNote(id, text);
@@ -141,6 +149,36 @@ async function send() {
     emit("timeline", id);
     await post(id, clientMessageID);
   }
+}
+
+/**
+ * Points out `{{…}}` left in the text (a canned response's placeholder with no value): listed under
+ * the reply box, the box marked invalid. On a send attempt (`refusing`) the first one is selected,
+ * ready to be typed over, and the reply is not sent. Returns whether any is left.
+ */
+function showPlaceholders(refusing) {
+  const textarea = byId("composer-text");
+  const warning = byId("placeholder-warning");
+  const left = unfilledPlaceholders(textarea.value);
+  if (left.length === 0) {
+    if (!warning.hidden) replaceChildren(warning);
+    warning.hidden = true;
+    textarea.removeAttribute("aria-invalid");
+    return false;
+  }
+  const lead = refusing ? "Not sent: fill in or remove " : "Fill in or remove before sending: ";
+  const said = lead + left.join(", ");
+  // Rewritten only when it changes, so a screen reader is not told again on every key.
+  if (warning.textContent !== said || warning.hidden) {
+    replaceChildren(warning, lead, left.map((name, index) => [index ? ", " : "", h("mark", { class: "placeholder" }, name)]));
+  }
+  warning.hidden = false;
+  textarea.setAttribute("aria-invalid", "true");
+  if (refusing) {
+    textarea.focus();
+    textarea.setSelectionRange(...firstPlaceholderRange(textarea.value));
+  }
+  return true;
 }
 
 /** Sends the waiting files, one message each, the text as the first one's caption. */
@@ -170,12 +208,32 @@ async function post(id, clientMessageID) {
     // The stored event replaces the pending bubble (here, or from the socket, whichever is first).
     applyEvents(id, [answer.event]);
   } catch (error) {
-    pending.failed = {
-      invalid_state: "the conversation is not assigned to you any more.",
-      too_large: "too long (10,000 characters at most).",
-      network: "no connection to the server.",
-    }[error.code] ?? error.message;
+    pending.waitsForConnection = isTransient(error);
+    pending.failed = pending.waitsForConnection
+      ? "no connection to the server. It is sent again by itself once the desk is reconnected."
+      : {
+        invalid_state: "the conversation is not assigned to you any more.",
+        too_large: "too long (10,000 characters at most).",
+      }[error.code] ?? error.message;
     emit("timeline", id);
+  }
+}
+
+/** The server was not reached (or a proxy in front of it said so): the same request may work later. */
+function isTransient(error) {
+  return error.code === "network" || (error.status >= 502 && error.status <= 504);
+}
+
+/**
+ * Sends again, with their client_message_ids, the replies that failed for want of a connection: the
+ * desk is connected again. One the server did store (only its answer was lost) is answered as a
+ * duplicate with the stored event, so the visitor gets each reply once.
+ */
+function resendWaiting() {
+  for (const line of state.timelines.values()) {
+    for (const [clientMessageID, pending] of line.pending) {
+      if (pending.failed && pending.waitsForConnection) retrySend(line.id, clientMessageID);
+    }
   }
 }
 
@@ -184,6 +242,7 @@ export function retrySend(id, clientMessageID) {
   const pending = timeline(id).pending.get(clientMessageID);
   if (!pending) return;
   pending.failed = null;
+  pending.waitsForConnection = false;
   emit("timeline", id);
   post(id, clientMessageID);
 }

@@ -1,5 +1,7 @@
 // The open conversation: header and actions (accept, transfer, end), a callback request's panel,
-// the transcript, who is typing.
+// the transcript, who is typing (the visitor under the transcript; another agent as a warning by the
+// composer). On wide screens the transcript scrolls on its own; on one-column screens the page is
+// the only scroller, and "stay at the bottom" follows the page instead.
 import { api, ApiError } from "./api.js";
 import { emit, on } from "./bus.js";
 import { initCallbackPanel, renderCallbackPanel } from "./callback-panel.js";
@@ -11,6 +13,7 @@ import { composerFor, retrySend, switchComposer } from "./composer.js";
 import { agentName, catchUp, isMine, loadNotes, queueName, state, timeline, upsertConversation, placeInLists, visitorName } from "./store.js";
 import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
 import { reconcile, transcriptItems } from "./transcript.js";
+import { agentsTyping, visitorTyping } from "./typing.js";
 import { openTransfer } from "./transfer.js";
 import { showAnswers } from "./answers.js";
 import { initTranscriptActions, updateTranscriptLinks } from "./transcript-actions.js";
@@ -52,15 +55,18 @@ export function initConversation() {
   // An image preview that loads makes the transcript taller, files waiting in the composer make it
   // shorter: stay at the bottom if that is where the agent was.
   const keepBottom = () => {
-    const list = byId("transcript");
-    if (stickToBottom) list.scrollTop = list.scrollHeight;
+    if (stickToBottom) toBottom();
   };
   byId("transcript").addEventListener("attachment-load", keepBottom);
   new ResizeObserver(keepBottom).observe(byId("transcript"));
   byId("transcript").addEventListener("scroll", () => {
     const list = byId("transcript");
-    stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
+    if (transcriptScrolls()) stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
   });
+  window.addEventListener("scroll", () => {
+    if (transcriptScrolls() || byId("conversation").hidden) return;
+    stickToBottom = Math.abs(byId("conversation").getBoundingClientRect().bottom - window.innerHeight) < 48;
+  }, { passive: true });
   document.addEventListener("visibilitychange", () => state.openID && markRead(state.openID));
   // A queued conversation's header says how long it has waited: keep it current.
   setInterval(() => {
@@ -134,11 +140,34 @@ function render() {
   const list = byId("transcript");
   list.setAttribute("aria-busy", line.loaded ? "false" : "true");
   reconcile(list, transcriptItems(line), rendered);
-  if (stickToBottom) list.scrollTop = list.scrollHeight;
+  if (stickToBottom) toBottom();
 
-  byId("typing").textContent = line.typing ? `${participantName(line.typing)} is typing…` : "";
+  renderTyping(line);
   composerFor(conversation);
   markRead(id);
+}
+
+/** Whether the transcript is its own scroller (wide screens) or grows with the page (one column). */
+function transcriptScrolls() {
+  return getComputedStyle(byId("transcript")).overflowY !== "visible";
+}
+
+/** Shows the newest item: the transcript's own bottom, or the page scrolled to the composer under it. */
+function toBottom() {
+  const list = byId("transcript");
+  if (transcriptScrolls()) list.scrollTop = list.scrollHeight;
+  else if (!byId("conversation").hidden) byId("conversation").scrollIntoView({ block: "end" });
+}
+
+function renderTyping(line) {
+  const visitor = visitorTyping(line);
+  byId("typing").textContent = visitor ? `${participantName(visitor)} is typing…` : "";
+  const agents = agentsTyping(line);
+  const warning = byId("agent-typing");
+  const said = agents.length === 0 ? ""
+    : `${agents.map(participantName).join(" and ")} ${agents.length === 1 ? "is" : "are"} typing… Someone else is answering: read their reply before you send yours.`;
+  if (warning.textContent !== said) warning.textContent = said;
+  warning.hidden = said === "";
 }
 
 function renderHeader(conversation, line) {

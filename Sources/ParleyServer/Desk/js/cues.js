@@ -1,4 +1,5 @@
-// Getting an agent's attention: toasts, a short beep, and the count in the tab title.
+// Getting an agent's attention: toasts, short tones (an assignment, a visitor's message), and the
+// count in the tab title.
 import { byId, h } from "./dom.js";
 
 const TOAST_MS = 8000;
@@ -16,22 +17,31 @@ export function toast(text, { href, linkText, kind = "info" } = {}) {
 let audio = null;
 
 /**
- * Two short sine tones (no audio file needed). Browsers may refuse sound until the page has seen a
- * click or key press; that is fine, the toast and the title still tell.
+ * Two short rising sine tones for a new assignment (no audio file needed). Browsers may refuse sound
+ * until the page has seen a click or key press; that is fine, the toast and the title still tell.
  */
 export function beep() {
+  tones([880, 1320]);
+}
+
+/** One softer, lower tone for a new visitor message: told apart from an assignment by ear. */
+export function chime() {
+  tones([660], 0.12);
+}
+
+function tones(frequencies, volume = 0.2) {
   try {
     audio ??= new AudioContext();
     if (audio.state === "suspended") audio.resume().catch(() => {});
     const start = audio.currentTime + 0.01;
-    [880, 1320].forEach((frequency, index) => {
+    frequencies.forEach((frequency, index) => {
       const oscillator = audio.createOscillator();
       const gain = audio.createGain();
       oscillator.type = "sine";
       oscillator.frequency.value = frequency;
       const at = start + index * 0.16;
       gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(volume, at + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.14);
       oscillator.connect(gain).connect(audio.destination);
       oscillator.start(at);

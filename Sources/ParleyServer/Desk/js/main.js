@@ -8,9 +8,12 @@ import { closeConversation, initConversation, openConversation } from "./convers
 import { closeAllDialogs } from "./dialogs.js";
 import { byId } from "./dom.js";
 import { currentTab, initInbox, showTab } from "./inbox.js";
+import { initNavMenu } from "./nav-menu.js";
+import { initNotifications, showNotificationsToggle } from "./notifications.js";
 import { go, parseRoute } from "./router.js";
 import { login, logout, restoreSession } from "./session.js";
 import { refreshCanned, refreshLists, refreshTeam, state } from "./store.js";
+import { initShortcuts } from "./shortcuts.js";
 import { scheduleRefresh, startSync, stopSync } from "./sync.js";
 import { showTranscriptEmail } from "./transcript-actions.js";
 import { initTransfer } from "./transfer.js";
@@ -72,6 +75,7 @@ async function enter(session) {
   byId("admin-nav").hidden = !admin;
   byId("tab-all-item").hidden = !admin;
   showAvailability(session.agent.availability);
+  showNotificationsToggle();
   showTranscriptEmail(session.mail_enabled === true);
   await Promise.all([
     // A failed first load is retried; the session's end (401) is handled by "unauthorized".
@@ -158,6 +162,9 @@ async function boot() {
   initConversation();
   initComposer();
   initTransfer();
+  initShortcuts();
+  initNavMenu();
+  initNotifications();
   byId("login-form").addEventListener("submit", onLogin);
   byId("logout").addEventListener("click", onLogout);
   byId("availability").addEventListener("change", onAvailability);

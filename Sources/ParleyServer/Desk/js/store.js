@@ -39,11 +39,13 @@ class Timeline {
     this.pending = new Map();
     /** client_message_id → a file this desk is sending or failed to send (uploads.js). */
     this.uploads = new Map();
-    this.agentReadSeq = 0;
+    /** Read up to here by me (my `read` events: every device of mine, across reloads). */
+    this.myReadSeq = 0;
     this.visitorReadSeq = 0;
     /** participant id → name, from the events (agents who joined, the visitor). */
     this.names = new Map();
-    this.typing = null;
+    /** participant id → participant, typing now (typing.js). */
+    this.typing = new Map();
   }
 
   reset(epoch) {
@@ -51,16 +53,19 @@ class Timeline {
     this.events = [];
     this.lastSeq = 0;
     this.loaded = false;
-    this.agentReadSeq = 0;
+    this.myReadSeq = 0;
     this.visitorReadSeq = 0;
     this.names.clear();
   }
 
-  /** Visitor messages after the agents' last read marker. */
+  /**
+   * Visitor messages after my last read marker. Mine, not any agent's: a conversation handed to me
+   * shows what I have not read yet, whoever read it before.
+   */
   get unread() {
     let count = 0;
     for (const event of this.events) {
-      if (event.type === "message" && event.author.role === "visitor" && event.seq > this.agentReadSeq) count += 1;
+      if (event.type === "message" && event.author.role === "visitor" && event.seq > this.myReadSeq) count += 1;
     }
     return count;
   }
@@ -181,9 +186,9 @@ function learnFrom(line, event) {
     line.uploads.delete(event.client_message_id);
   }
   // Whoever was typing has sent it.
-  if (event.type === "message" && line.typing?.id === event.author.id) line.typing = null;
+  if (event.type === "message" && event.author.id) line.typing.delete(event.author.id);
   if (event.type === "read") {
-    if (event.author.role === "agent") line.agentReadSeq = Math.max(line.agentReadSeq, event.read_seq);
+    if (event.author.role === "agent" && event.author.id === state.me?.id) line.myReadSeq = Math.max(line.myReadSeq, event.read_seq);
     if (event.author.role === "visitor") line.visitorReadSeq = Math.max(line.visitorReadSeq, event.read_seq);
   }
 }

@@ -1,6 +1,7 @@
 // Keeps the store in step with the server: subscribes to every conversation assigned to me plus
 // the one on screen, resumes each after the last seq it holds (so a reconnect has no gap and no
 // duplicate), turns frames into store changes, and refreshes the inbox when conversations move.
+// A visitor's message that is news (not a replay of history) is announced as "visitor-message".
 import { api } from "./api.js";
 import { emit } from "./bus.js";
 import { Realtime } from "./realtime.js";
@@ -8,6 +9,7 @@ import {
   addNote, applyEvents, catchUp, isMine, loadNotes, placeInLists, refreshCanned, refreshLists, refreshTeam,
   resetTimeline, state, timeline, upsertConversation,
 } from "./store.js";
+import { noteTyping } from "./typing.js";
 
 let realtime = null;
 /** Conversation ids subscribed on the current socket. */
@@ -108,9 +110,16 @@ export function ensureSubscriptions() {
 
 function frame(message) {
   switch (message.type) {
-    case "event":
-      applyEvents(message.event.conversation_id, [message.event]);
+    case "event": {
+      const event = message.event;
+      // News only once the desk holds the history: a first replay (a reload, a newly assigned
+      // conversation) is the past; what comes after, or after a reconnect, is new.
+      const isNews = timeline(event.conversation_id).loaded;
+      if (applyEvents(event.conversation_id, [event]) && isNews && event.type === "message" && event.author.role === "visitor") {
+        emit("visitor-message", event);
+      }
       break;
+    }
     case "subscribed": {
       const line = timeline(message.conversation_id);
       line.epoch = message.epoch;
@@ -123,7 +132,7 @@ function frame(message) {
       resetTimeline(message.conversation_id, message.epoch);
       break;
     case "typing":
-      typing(message);
+      noteTyping(message);
       break;
     case "conversation":
       conversationChanged(message.conversation);
@@ -137,23 +146,6 @@ function frame(message) {
     default:
       break;
   }
-}
-
-function typing(message) {
-  if (message.participant?.id === state.me?.id) return;
-  const line = timeline(message.conversation_id);
-  clearTimeout(line.typingTimer);
-  if (message.is_typing) {
-    line.typing = message.participant;
-    // Typing frames are live only; a stop can be lost, so the notice fades by itself.
-    line.typingTimer = setTimeout(() => {
-      line.typing = null;
-      emit("timeline", message.conversation_id);
-    }, 6000);
-  } else {
-    line.typing = null;
-  }
-  emit("timeline", message.conversation_id);
 }
 
 function conversationChanged(conversation) {
@@ -204,7 +196,7 @@ export function markRead(id) {
   const conversation = state.conversations.get(id);
   if (!line || !isMine(conversation) || document.visibilityState !== "visible") return;
   const target = line.lastVisitorMessageSeq;
-  if (target <= line.agentReadSeq || (readRequested.get(id) ?? 0) >= line.lastSeq) return;
+  if (target <= line.myReadSeq || (readRequested.get(id) ?? 0) >= line.lastSeq) return;
   const seq = line.lastSeq;
   readRequested.set(id, seq);
   if (!sendFrame({ type: "read", conversation_id: id, seq, ref: `read-${id}-${seq}` })) {

@@ -5,6 +5,7 @@ import { attachmentElement, uploadElement } from "./attachment-view.js";
 import { callbackNotice } from "./callback.js";
 import { h } from "./dom.js";
 import { participantName, shortTime, longTime } from "./format.js";
+import { linkedText } from "./linkify.js";
 import { agentName, queueName, state } from "./store.js";
 
 /** Event types with something to show; read markers and a newer server's types show nothing. */
@@ -62,7 +63,7 @@ function eventElement(event, line, seen, notice) {
     },
     meta(participantName(event.author), event.created_at),
     file,
-    file && !event.text ? null : h("p", { class: "item-text" }, event.text),
+    file && !event.text ? null : h("p", { class: "item-text" }, linkedText(event.text)),
     seen ? h("p", { class: "item-status" }, "Seen") : null);
   }
   return h("li", { class: "item notice", dataset: { seq: event.seq, kind: "notice", type: event.type } },
@@ -73,14 +74,14 @@ function noteElement(note) {
   return h("li", { class: "item note", dataset: { noteSeq: note.seq, kind: "note" } },
     h("p", { class: "item-meta" }, h("span", { class: "note-label" }, "Internal note"), " · ", h("span", { class: "author" }, participantName(note.author)),
       " · ", h("time", { datetime: note.created_at, title: longTime(note.created_at) }, shortTime(note.created_at))),
-    h("p", { class: "item-text" }, note.text));
+    h("p", { class: "item-text" }, linkedText(note.text)));
 }
 
 function pendingElement(id, pending) {
   const retry = pending.failed ? h("button", { class: "button small", type: "button", dataset: { retry: id } }, "Retry") : null;
   return h("li", { class: `item message from-agent ${pending.failed ? "is-failed" : "is-pending"}`, dataset: { kind: "pending", clientMessageId: id } },
     meta(state.me?.name ?? "You", pending.createdAt),
-    h("p", { class: "item-text" }, pending.text),
+    h("p", { class: "item-text" }, linkedText(pending.text)),
     h("p", { class: "item-status" }, pending.failed ? `Not sent: ${pending.failed} ` : "Sending…", retry));
 }
 
