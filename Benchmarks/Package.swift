@@ -5,6 +5,7 @@
 //   Benchmarks/.build/release/parley-load …     WebSocket load generator (parleyd, or the Go relay floor)
 //   Benchmarks/.build/release/client-bench …    ParleyKit against parleyd: start time, memory, bytes (scripts/bench/client.sh)
 //   Benchmarks/.build/release/mask-bench …      data masking's cost per text on the send path
+//   Benchmarks/.build/release/search-bench …    desk search on a million stored messages (scripts/bench/search.sh)
 import PackageDescription
 
 let package = Package(
@@ -39,6 +40,16 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Desk search over a large stored corpus (SQLite or PostgreSQL), beside a by-id read.
+        .executableTarget(
+            name: "search-bench",
+            dependencies: [
+                .product(name: "ParleyCore", package: "Parley"),
+                .product(name: "ParleyStore", package: "Parley"),
+                .product(name: "ParleyStoreSQLite", package: "Parley"),
+                .product(name: "ParleyStorePostgres", package: "Parley"),
+            ]
         ),
         // Masker.mask over typical texts: what masking adds to each send, on the server and the device.
         .executableTarget(

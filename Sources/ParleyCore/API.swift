@@ -177,7 +177,17 @@ public struct OpenConversationRequest: Hashable, Sendable, Codable {
 /// `GET /v1/conversations`.
 public struct ConversationList: Hashable, Sendable, Codable {
     public var conversations: [Conversation]
-    public init(conversations: [Conversation]) { self.conversations = conversations }
+    /// For agents: the triage of every listed conversation (tags, priority, snooze).
+    public var triage: [Triage]?
+    /// For agents: pass as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+    public init(conversations: [Conversation], triage: [Triage]? = nil, nextCursor: String? = nil) {
+        self.conversations = conversations
+        self.triage = triage
+        self.nextCursor = nextCursor
+    }
+
+    enum CodingKeys: String, CodingKey { case conversations, triage, nextCursor = "next_cursor" }
 }
 
 /// `POST /v1/conversations/{id}/messages`.

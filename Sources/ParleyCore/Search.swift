@@ -9,6 +9,14 @@ public enum SearchScope: String, Hashable, Sendable, Codable, CaseIterable {
     case conversations
 }
 
+/// The order of message results (`GET /v1/desk/search?sort=`).
+public enum SearchSort: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Newest first: the default, as fast on a million messages as on ten.
+    case newest
+    /// Most relevant first (how often and how densely the terms occur), then newest.
+    case relevance
+}
+
 /// A page of search results (`GET /v1/desk/search`).
 public struct SearchResults: Hashable, Sendable, Codable {
     public var scope: SearchScope

@@ -22,6 +22,8 @@ public enum ServerFrame: Hashable, Sendable {
     case pong(Pong)
     /// An internal note was added to a conversation (agents subscribed to it only).
     case note(InternalNote)
+    /// A conversation's triage changed: tags, priority, snooze (agents subscribed to it only).
+    case triage(Triage)
 
     /// `{"type": "ready", "epoch": "…", "participant": {…}, "heartbeat_seconds": 30}`
     public struct Ready: Hashable, Sendable, Codable {
@@ -136,12 +138,13 @@ public enum ServerFrame: Hashable, Sendable {
         case .error: "error"
         case .pong: "pong"
         case .note: "note"
+        case .triage: "triage"
         }
     }
 }
 
 extension ServerFrame: Codable {
-    enum Keys: String, CodingKey { case type, event, conversation, note }
+    enum Keys: String, CodingKey { case type, event, conversation, note, triage }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -158,6 +161,7 @@ extension ServerFrame: Codable {
         case "error": self = .error(try ErrorFrame(from: decoder))
         case "pong": self = .pong(try Pong(from: decoder))
         case "note": self = .note(try container.decode(InternalNote.self, forKey: .note))
+        case "triage": self = .triage(try container.decode(Triage.self, forKey: .triage))
         default: throw FrameTypeError(type: type)
         }
     }
@@ -175,6 +179,7 @@ extension ServerFrame: Codable {
         case .queuePosition(let frame): try frame.encode(to: encoder)
         case .conversation(let conversation): try container.encode(conversation, forKey: .conversation)
         case .note(let note): try container.encode(note, forKey: .note)
+        case .triage(let triage): try container.encode(triage, forKey: .triage)
         case .error(let frame): try frame.encode(to: encoder)
         case .pong(let frame): try frame.encode(to: encoder)
         }

@@ -14,7 +14,8 @@ extension ParleyServer {
         SessionController(identity: identity, store: store, hub: hub, nodes: nodes, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)
             .addRoutes(to: api)
         AgentController(store: store, routing: routing, nodes: nodes).addRoutes(to: api)
-        ConversationController(conversations: conversations).addRoutes(to: api)
+        ConversationController(conversations: conversations, inbox: InboxService(
+            store: store, routing: routing, hub: hub, nodes: nodes, settings: settings, clock: configuration.clock)).addRoutes(to: api)
         AttachmentController(attachments: attachments, store: store).addRoutes(to: api)
         PushDeviceController(store: store, push: push, clock: configuration.clock).addRoutes(to: api)
         PushAdminController(push: push, store: store).addRoutes(to: api)

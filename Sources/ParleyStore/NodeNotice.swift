@@ -35,6 +35,8 @@ public enum NodeSignal: Sendable, Hashable {
     case visitorSessionEnded(VisitorID, tokenHash: String)
     /// An app's masking rules changed: every node reads them again before the next text it masks.
     case maskingChanged(AppID)
+    /// A conversation's triage changed: each node reads it and tells the agents following it.
+    case triageChanged(ConversationID, app: AppID)
 }
 
 /// A store that several processes share, and that tells each process what the others did.

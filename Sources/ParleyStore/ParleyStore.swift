@@ -12,7 +12,7 @@ import ParleyCore
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore, PushDeliveryStore, SearchStore {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore, PushDeliveryStore, SearchStore, TriageStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String
@@ -329,7 +329,21 @@ public struct ConversationQuery: Sendable, Hashable {
     public var states: Set<ConversationState>?
     public var limit: Int
     public var order: Order
-    public init(appID: AppID, visitorID: VisitorID? = nil, agentID: AgentID? = nil, states: Set<ConversationState>? = nil, limit: Int = 100, order: Order = .recentActivity) {
+    /// Only conversations of this queue.
+    public var queueID: QueueID?
+    /// Only conversations agents tagged with this.
+    public var tag: String?
+    /// Only conversations of this priority (never-triaged ones are `normal`).
+    public var priority: ConversationPriority?
+    /// With ``Order/recentActivity``: only conversations after this one in that order (keyset paging).
+    public var after: ConversationSearchPosition?
+    public init(appID: AppID, visitorID: VisitorID? = nil, agentID: AgentID? = nil, states: Set<ConversationState>? = nil, limit: Int = 100,
+                order: Order = .recentActivity, queueID: QueueID? = nil, tag: String? = nil, priority: ConversationPriority? = nil,
+                after: ConversationSearchPosition? = nil) {
+        self.queueID = queueID
+        self.tag = tag
+        self.priority = priority
+        self.after = after
         self.order = order
         self.appID = appID
         self.visitorID = visitorID

@@ -5,8 +5,8 @@ import ParleyCore
 /// transaction that stores them, as ``SearchText/indexForm(_:)`` makes them, so a message is
 /// findable exactly when it is readable, and what is indexed is the stored (masked) text.
 public protocol SearchStore: Sendable {
-    /// Messages whose words match every term, best first (then newest), `offset` into that order.
-    func searchMessages(_ query: SearchQuery, offset: Int) async throws -> [MessageSearchRow]
+    /// Messages whose words match every term, in the page's order, from where it starts.
+    func searchMessages(_ query: SearchQuery, page: MessageSearchPage) async throws -> [MessageSearchRow]
     /// Conversations whose id, subject, attributes or visitor (name, email, user id, attributes)
     /// contain the text, newest activity first, after the keyset position when one is given.
     func searchConversations(_ query: SearchQuery, after: ConversationSearchPosition?) async throws -> [ConversationSearchRow]
@@ -45,15 +45,28 @@ public struct SearchQuery: Sendable, Hashable {
     }
 }
 
+/// Which page of matching messages, in which order.
+public enum MessageSearchPage: Sendable, Hashable {
+    /// Newest first (the order messages were indexed), before an index position when one is
+    /// given. Its cost follows the page, not the number of matches: the default.
+    case newest(before: Int64?)
+    /// Most relevant first (SQLite's bm25, PostgreSQL's ts_rank; then newest), `offset` into that
+    /// order. Every match is scored, so a very common word costs more.
+    case relevance(offset: Int)
+}
+
 /// A matching message with its conversation and visitor.
 public struct MessageSearchRow: Sendable, Hashable {
     public var conversation: Conversation
     public var visitor: SearchVisitor
     public var event: ConversationEvent
-    public init(conversation: Conversation, visitor: SearchVisitor, event: ConversationEvent) {
+    /// Where the message is in the index's order (the next newest page starts before it).
+    public var position: Int64
+    public init(conversation: Conversation, visitor: SearchVisitor, event: ConversationEvent, position: Int64) {
         self.conversation = conversation
         self.visitor = visitor
         self.event = event
+        self.position = position
     }
 }
 

@@ -66,6 +66,8 @@ enum NodeNoticeWire {
             return "v \(node) \(visitor.rawValue) \(tokenHash)"
         case .maskingChanged(let app):
             return "m \(node) \(app.rawValue)"
+        case .triageChanged(let conversation, let app):
+            return "r \(node) \(app.rawValue) \(conversation.rawValue)"
         }
     }
 
@@ -104,6 +106,8 @@ enum NodeNoticeWire {
         case ("a", 4):
             guard parts[3] == "0" || parts[3] == "1" else { return nil }
             return .signal(.agentChanged(AgentID(rawValue: field(2)), sessionsEnded: parts[3] == "1"))
+        case ("r", 4):
+            return .signal(.triageChanged(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2))))
         case ("s", 4):
             return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
         case ("v", 4):

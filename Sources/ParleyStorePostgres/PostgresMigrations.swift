@@ -226,10 +226,19 @@ enum PostgresMigrations {
         ("0017-search", [
             """
             CREATE TABLE message_search (
-                conversation_id TEXT NOT NULL, seq BIGINT NOT NULL, words TSVECTOR NOT NULL,
-                PRIMARY KEY (conversation_id, seq))
+                position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                conversation_id TEXT NOT NULL, seq BIGINT NOT NULL, words TSVECTOR NOT NULL)
             """,
             "CREATE INDEX message_search_words ON message_search USING GIN (words)",
+        ]),
+        // Triage (issue 18): agents' tags, priority and snooze, beside the conversation, never in it.
+        ("0018-triage", [
+            """
+            CREATE TABLE conversation_triage (
+                conversation_id TEXT PRIMARY KEY REFERENCES conversations(id), app_id TEXT NOT NULL REFERENCES apps(id),
+                tags TEXT NOT NULL DEFAULT '[]', priority TEXT NOT NULL DEFAULT 'normal', snoozed_until BIGINT,
+                updated_by TEXT, updated_at BIGINT NOT NULL)
+            """,
         ]),
     ]
 

@@ -28,6 +28,18 @@ extension PostgresStore {
         if let states = query.states {
             clauses.append("state IN (\(states.map(\.rawValue).sorted().map(bind).joined(separator: ", ")))")
         }
+        if let queueID = query.queueID { clauses.append("queue_id = \(bind(queueID.rawValue))") }
+        if let tag = query.tag {
+            clauses.append("id IN (SELECT t.conversation_id FROM conversation_triage t WHERE t.app_id = \(bind(query.appID.rawValue)) AND t.tags::jsonb ? \(bind(tag)))")
+        }
+        if let priority = query.priority {
+            clauses.append("coalesce((SELECT t.priority FROM conversation_triage t WHERE t.conversation_id = conversations.id), 'normal') = \(bind(priority.rawValue))")
+        }
+        if let after = query.after, query.order == .recentActivity {
+            bindings.append(Timestamp.millis(after.updatedAt))
+            let millis = "$\(bindings.count)"
+            clauses.append("(updated_at < \(millis) OR (updated_at = \(millis) AND id < \(bind(after.id.rawValue))))")
+        }
         let order = switch query.order {
         case .recentActivity: "updated_at DESC, id DESC"
         case .queue: "queue_rank, id"

@@ -49,19 +49,19 @@ enum PostgresSearchIndex {
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
     }
 
-    /// Indexes every stored message, a thousand at a time (migration 0017-search).
+    /// Indexes every stored message, oldest first, a thousand at a time (migration 0017-search).
     @Sendable static func backfill(_ connection: PostgresConnection, logger: Logger) async throws {
-        var after = ("", Int64(0))
+        var after = (Int64.min, "", Int64(0))
         while true {
             let rows = try await connection.query(
                 """
-                SELECT conversation_id, seq, body FROM events
-                WHERE type = 'message' AND (conversation_id, seq) > (\(after.0), \(after.1))
-                ORDER BY conversation_id, seq LIMIT 1000
+                SELECT created_at, conversation_id, seq, body FROM events
+                WHERE type = 'message' AND (created_at, conversation_id, seq) > (\(after.0), \(after.1), \(after.2))
+                ORDER BY created_at, conversation_id, seq LIMIT 1000
                 """, logger: logger).collect().map { $0.makeRandomAccess() }
             guard let last = rows.last else { return }
             try await insert(try rows.map(PostgresRows.event), on: connection, logger: logger)
-            after = (try PostgresRows.string(last, "conversation_id"), try last["seq"].decode(Int64.self))
+            after = (try last["created_at"].decode(Int64.self), try PostgresRows.string(last, "conversation_id"), try last["seq"].decode(Int64.self))
         }
     }
 
@@ -92,27 +92,37 @@ enum PostgresSearchIndex {
 }
 
 extension PostgresStore {
-    public func searchMessages(_ query: SearchQuery, offset: Int) async throws -> [MessageSearchRow] {
+    public func searchMessages(_ query: SearchQuery, page: MessageSearchPage) async throws -> [MessageSearchRow] {
         guard !query.terms.isEmpty else { return [] }
         var bindings = PostgresBindings()
         bindings.append(PostgresSearchIndex.query(query.terms))
-        let filters = PostgresSearchIndex.filters(query, &bindings)
-        bindings.append(Int64(query.limit))
-        bindings.append(Int64(offset))
-        let count = bindings.count
+        var filters = PostgresSearchIndex.filters(query, &bindings)
+        let order: String
+        switch page {
+        case .newest(let before):
+            if let before {
+                bindings.append(before)
+                filters += " AND s.position < $\(bindings.count)"
+            }
+            bindings.append(Int64(query.limit))
+            order = "ORDER BY s.position DESC LIMIT $\(bindings.count)"
+        case .relevance(let offset):
+            bindings.append(Int64(query.limit))
+            bindings.append(Int64(offset))
+            order = "ORDER BY ts_rank(s.words, $1::tsquery) DESC, s.position DESC LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)"
+        }
         let sql = """
-            SELECT c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
+            SELECT s.position, c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
             FROM message_search s
             JOIN conversations c ON c.id = s.conversation_id
             JOIN visitors v ON v.id = c.visitor_id
             JOIN events e ON e.conversation_id = s.conversation_id AND e.seq = s.seq
             WHERE s.words @@ $1::tsquery AND \(filters)
-            ORDER BY ts_rank(s.words, $1::tsquery) DESC, e.created_at DESC, s.conversation_id, s.seq
-            LIMIT $\(count - 1) OFFSET $\(count)
+            \(order)
             """
         return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
             MessageSearchRow(conversation: try PostgresRows.conversation(row), visitor: try PostgresSearchIndex.visitor(row),
-                             event: try PostgresRows.event(row))
+                             event: try PostgresRows.event(row), position: try row["position"].decode(Int64.self))
         }
     }
 

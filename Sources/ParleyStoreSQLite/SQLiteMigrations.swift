@@ -354,10 +354,24 @@ enum SQLiteMigrations {
                     words, conversation_id UNINDEXED, seq UNINDEXED,
                     tokenize = 'unicode61 remove_diacritics 0', prefix = '2 3');
                 """)
-            let rows = try Row.fetchCursor(db, sql: "SELECT body FROM events WHERE type = 'message'")
+            let rows = try Row.fetchCursor(db, sql: "SELECT body FROM events WHERE type = 'message' ORDER BY created_at, conversation_id, seq")
             while let row = try rows.next() {
                 try SQLiteSearchIndex.insert(try SQLiteRows.event(row), in: db)
             }
+        }
+        // Triage (issue 18): agents' tags, priority and snooze, beside the conversation, never in it.
+        migrator.registerMigration("0018-triage") { db in
+            try db.execute(sql: """
+                CREATE TABLE conversation_triage (
+                    conversation_id TEXT PRIMARY KEY NOT NULL REFERENCES conversations(id),
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    priority TEXT NOT NULL DEFAULT 'normal',
+                    snoozed_until INTEGER,
+                    updated_by TEXT,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
         }
         return migrator
     }

@@ -35,6 +35,23 @@ extension SQLiteStore {
             clauses.append("state IN (\(states.map { _ in "?" }.joined(separator: ", ")))")
             arguments += StatementArguments(states.map(\.rawValue).sorted())
         }
+        if let queueID = query.queueID {
+            clauses.append("queue_id = ?")
+            arguments += [queueID.rawValue]
+        }
+        if let tag = query.tag {
+            clauses.append("id IN (SELECT t.conversation_id FROM conversation_triage t, json_each(t.tags) j WHERE t.app_id = ? AND j.value = ?)")
+            arguments += [query.appID.rawValue, tag]
+        }
+        if let priority = query.priority {
+            clauses.append("coalesce((SELECT t.priority FROM conversation_triage t WHERE t.conversation_id = conversations.id), 'normal') = ?")
+            arguments += [priority.rawValue]
+        }
+        if let after = query.after, query.order == .recentActivity {
+            let millis = Timestamp.millis(after.updatedAt)
+            clauses.append("(updated_at < ? OR (updated_at = ? AND id < ?))")
+            arguments += [millis, millis, after.id.rawValue]
+        }
         arguments += [query.limit]
         let order = switch query.order {
         case .recentActivity: "updated_at DESC, id DESC"

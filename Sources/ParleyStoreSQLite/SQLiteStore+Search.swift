@@ -55,24 +55,35 @@ enum SQLiteSearchIndex {
 }
 
 extension SQLiteStore {
-    public func searchMessages(_ query: SearchQuery, offset: Int) async throws -> [MessageSearchRow] {
+    public func searchMessages(_ query: SearchQuery, page: MessageSearchPage) async throws -> [MessageSearchRow] {
         guard !query.terms.isEmpty else { return [] }
         let filters = SQLiteSearchIndex.filters(query)
+        var arguments: StatementArguments = [SQLiteSearchIndex.match(query.terms)] + filters.arguments
+        let order: String
+        switch page {
+        case .newest(let before):
+            // The index drives (CROSS JOIN keeps it the outer loop) newest first, so SQLite stops
+            // as soon as the page is full.
+            order = (before == nil ? "" : " AND s.rowid < ?") + " ORDER BY s.rowid DESC LIMIT ?"
+            if let before { arguments += [before] }
+            arguments += [query.limit]
+        case .relevance(let offset):
+            order = " ORDER BY s.rank, s.rowid DESC LIMIT ? OFFSET ?"
+            arguments += [query.limit, offset]
+        }
         let sql = """
-            SELECT c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
+            SELECT s.rowid AS position, c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
             FROM message_search s
-            JOIN conversations c ON c.id = s.conversation_id
-            JOIN visitors v ON v.id = c.visitor_id
-            JOIN events e ON e.conversation_id = s.conversation_id AND e.seq = s.seq
-            WHERE message_search MATCH ? AND \(filters.sql)
-            ORDER BY s.rank, e.created_at DESC, s.conversation_id, s.seq
-            LIMIT ? OFFSET ?
+            CROSS JOIN conversations c ON c.id = s.conversation_id
+            CROSS JOIN visitors v ON v.id = c.visitor_id
+            CROSS JOIN events e ON e.conversation_id = s.conversation_id AND e.seq = s.seq
+            WHERE message_search MATCH ? AND \(filters.sql)\(order)
             """
-        let arguments: StatementArguments = [SQLiteSearchIndex.match(query.terms)] + filters.arguments + [query.limit, offset]
+        let bound = arguments
         return try await pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
                 MessageSearchRow(conversation: SQLiteRows.conversation(row), visitor: SQLiteSearchIndex.visitor(row),
-                                 event: try SQLiteRows.event(row))
+                                 event: try SQLiteRows.event(row), position: row["position"])
             }
         }
     }

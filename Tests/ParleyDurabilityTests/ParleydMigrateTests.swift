@@ -16,7 +16,7 @@ struct ParleydMigrateTests {
             let lines = migrate.printed.split(separator: "\n").map(String.init)
             #expect(lines.first == "\(folder.appendingPathComponent("parley.sqlite").path): schema up to date, 16 migrations applied",
                     "run \(run): \(migrate.printed)")
-            #expect(Array(lines.dropFirst()) == ["  0001-core", "  0002-desk", "  0003-nodes", "  0004-ratings", "  0005-settings", "  0006-forms", "  0007-mail", "  0008-outbox", "  0009-lean-conversation-indexes", "  0010-verified-visitors", "  0011-revoked-visitor-tokens", "  0012-attachments", "  0013-webhooks", "  0014-push-devices", "  0015-push-settings", "  0016-callbacks", "  0017-search"])
+            #expect(Array(lines.dropFirst()) == ["  0001-core", "  0002-desk", "  0003-nodes", "  0004-ratings", "  0005-settings", "  0006-forms", "  0007-mail", "  0008-outbox", "  0009-lean-conversation-indexes", "  0010-verified-visitors", "  0011-revoked-visitor-tokens", "  0012-attachments", "  0013-webhooks", "  0014-push-devices", "  0015-push-settings", "  0016-callbacks", "  0017-search", "  0018-triage"])
         }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("parley.sqlite").path))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("token.key").path),

@@ -19,10 +19,17 @@ struct SearchTests {
                 _ = try await server.http.post("/v1/conversations/\(conversation.id)/messages", SendMessageRequest(clientMessageID: "m-\(index)", text: text),
                                                token: visitor.token, as: SendMessageResponse.self)
             }
-            let first = try await server.http.get("/v1/desk/search?q=REFU&limit=2", token: agent.token, as: SearchResults.self)
+            let first = try await server.http.get("/v1/desk/search?q=REFU&limit=2&sort=relevance", token: agent.token, as: SearchResults.self)
             #expect(first.scope == .messages && first.terms == ["refu"] && first.hits.count == 2)
             let next = try #require(first.nextCursor)
-            let second = try await server.http.get("/v1/desk/search?q=REFU&limit=2&cursor=\(next)", token: agent.token, as: SearchResults.self)
+            let second = try await server.http.get("/v1/desk/search?q=REFU&limit=2&sort=relevance&cursor=\(next)", token: agent.token, as: SearchResults.self)
+            #expect(try await server.http.request("GET", "/v1/desk/search?q=REFU&cursor=\(next)", token: agent.token).status == 400,
+                    "a relevance cursor does not continue a newest-first search")
+            // Newest first (the default), paged by position.
+            let newestFirst = try await server.http.get("/v1/desk/search?q=refund&limit=2", token: agent.token, as: SearchResults.self)
+            let newestRest = try await server.http.get("/v1/desk/search?q=refund&limit=2&cursor=\(try #require(newestFirst.nextCursor))",
+                                                       token: agent.token, as: SearchResults.self)
+            #expect((newestFirst.hits + newestRest.hits).compactMap(\.match.seq) == [4, 3, 2] && newestRest.nextCursor == nil)
             #expect(second.hits.count == 1 && second.nextCursor == nil)
             let hits = first.hits + second.hits
             #expect(Set(hits.compactMap(\.match.seq)).count == 3, "three messages, none twice")
@@ -69,7 +76,7 @@ struct SearchTests {
             for (query, message) in [
                 ("", "q: the text to search for"), ("q=%20%20", "q: the text to search for"),
                 ("q=\(String(repeating: "a", count: 201))", "q: at most 200 characters"),
-                ("q=x&scope=notes", "scope: messages or conversations"), ("q=x&state=open", "state: queued, assigned or ended, comma-separated"),
+                ("q=x&scope=notes", "scope: messages or conversations"), ("q=x&sort=best", "sort: newest or relevance"), ("q=x&state=open", "state: queued, assigned or ended, comma-separated"),
                 ("q=x&queue_id=nope", "queue_id: not a queue id"), ("q=x&from=yesterday", "from: an ISO 8601 timestamp"),
                 ("q=x&from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z", "to: must be after from"),
                 ("q=x&rating=6", "rating: an integer in 1...5"), ("q=x&limit=51", "limit: an integer in 1...50"),

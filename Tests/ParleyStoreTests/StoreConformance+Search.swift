@@ -22,30 +22,39 @@ extension StoreConformance {
             subject: nil, attributes: [:], queueRank: 1, at: fixture.clock.next()))).conversation.id
         try await fixture.post(foreign, by: .visitor(outsider.id, name: "Eve"), text: "refund refund refund", app: fixture.otherApp.id)
 
-        func search(_ text: String, states: Set<ConversationState>? = nil, limit: Int = 20, offset: Int = 0) async throws -> [String] {
+        func rows(_ text: String, states: Set<ConversationState>? = nil, limit: Int = 20, page: MessageSearchPage = .newest(before: nil)) async throws -> [MessageSearchRow] {
             try await store.searchMessages(SearchQuery(appID: fixture.app.id, terms: SearchText.queryTerms(text), text: text,
-                                                       states: states, limit: limit), offset: offset)
+                                                       states: states, limit: limit), page: page)
+        }
+        func search(_ text: String, states: Set<ConversationState>? = nil, limit: Int = 20, page: MessageSearchPage = .newest(before: nil)) async throws -> [String] {
+            try await rows(text, states: states, limit: limit, page: page)
                 .map { "\($0.conversation.id == first ? "first" : "second") \($0.event.seq) \($0.event.message?.text ?? "")" }
         }
-        #expect(try await search("refu").sorted() == [
-            "first 2 I want a REFUND for order 4471, please", "second 2 Refunds take how long?",
-        ])
+        #expect(try await search("refu") == [
+            "second 2 Refunds take how long?", "first 2 I want a REFUND for order 4471, please",
+        ], "newest first")
         #expect(try await search("CAFE CREME") == ["first 3 Also the café crème was cold"])
         #expect(try await search("refund 4471") == ["first 2 I want a REFUND for order 4471, please"])
         #expect(try await search("refund cold").isEmpty, "every term must match the same message")
         #expect(try await search("4").isEmpty, "a single character matches only itself")
         #expect(try await search("eve").isEmpty)
-        // Paging walks the same order without repeats.
-        let all = try await search("refu")
-        let pages = try await search("refu", limit: 1) + search("refu", limit: 1, offset: 1) + search("refu", limit: 1, offset: 2)
-        #expect(pages == all)
+        // Paging walks the same order without repeats, in either order.
+        let newest = try await rows("refu", limit: 1)
+        let older = try await rows("refu", limit: 1, page: .newest(before: try #require(newest.first).position))
+        #expect((newest + older).map(\.event.seq) == [2, 2] && Set((newest + older).map(\.conversation.id)).count == 2)
+        #expect(try await rows("refu", page: .newest(before: try #require(older.first).position)).isEmpty)
+        let ranked = try await search("refu", page: .relevance(offset: 0))
+        #expect(Set(ranked) == Set(try await search("refu")))
+        let pages = try await search("refu", limit: 1, page: .relevance(offset: 0)) + search("refu", limit: 1, page: .relevance(offset: 1))
+            + search("refu", limit: 1, page: .relevance(offset: 2))
+        #expect(pages == ranked)
         // Filters are the conversation's.
         try await fixture.assign(second)
         try await fixture.end(second, by: fixture.agentParticipant)
         #expect(try await search("refu", states: [.ended]) == ["second 2 Refunds take how long?"])
         #expect(try await search("refu", states: [.queued]) == ["first 2 I want a REFUND for order 4471, please"])
         // The row carries the conversation and its visitor.
-        let row = try #require(try await store.searchMessages(SearchQuery(appID: fixture.app.id, terms: ["cold"], text: "cold"), offset: 0).first)
+        let row = try #require(try await rows("cold").first)
         #expect(row.conversation == (try await fixture.stored(first)))
         #expect(row.visitor == SearchVisitor(id: fixture.visitor.id, name: "Vera", email: nil, userID: nil))
     }
@@ -62,7 +71,7 @@ extension StoreConformance {
                                            comment: nil, at: fixture.clock.next()))
         func search(queue: QueueID? = nil, agent: AgentID? = nil, from: Date? = nil, before: Date? = nil, rating: Int? = nil) async throws -> [ConversationID] {
             try await store.searchMessages(SearchQuery(appID: fixture.app.id, terms: ["invoice"], text: "invoice", queueID: queue, agentID: agent,
-                                                       createdFrom: from, createdBefore: before, rating: rating), offset: 0).map(\.conversation.id)
+                                                       createdFrom: from, createdBefore: before, rating: rating), page: .newest(before: nil)).map(\.conversation.id)
         }
         #expect(try await search(queue: fixture.secondQueue.id) == [late.id])
         #expect(try await search(agent: fixture.agent.id) == [early.id])

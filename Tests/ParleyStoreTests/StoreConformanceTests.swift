@@ -425,3 +425,22 @@ extension StoreConformanceTests {
         try await run(factory, StoreConformance.searchConversations_visitorFieldsIdSubjectAttributes_newestFirstPaged)
     }
 }
+
+extension StoreConformanceTests {
+    // MARK: Triage
+
+    @Test(arguments: StoreFactory.all)
+    func triage_updatesFieldsGiven_refusesOtherApps_andTooManyTags(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.triage_updatesFieldsGiven_refusesOtherApps_andTooManyTags)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func openConversations_carryTriageUnreadAndWaitingSince(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.openConversations_carryTriageUnreadAndWaitingSince)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func conversations_filterByQueueTagPriority_andPageByKeyset(_ factory: StoreFactory) async throws {
+        try await run(factory, StoreConformance.conversations_filterByQueueTagPriority_andPageByKeyset)
+    }
+}

@@ -36,7 +36,7 @@ final class Counter: Sendable {
 
 /// The kinds of ``StoreError`` a check expects.
 enum StoreErrorKind: String, Sendable, CaseIterable {
-    case notFound, idempotencyConflict, invalidState, duplicate, atCapacity
+    case notFound, idempotencyConflict, invalidState, duplicate, atCapacity, invalidInput
 
     func matches(_ error: StoreError) -> Bool {
         switch self {
@@ -45,6 +45,7 @@ enum StoreErrorKind: String, Sendable, CaseIterable {
         case .invalidState: error.isInvalidState
         case .duplicate: error.isDuplicate
         case .atCapacity: error.isAtCapacity
+        case .invalidInput: error.isInvalidInput
         }
     }
 }

@@ -54,12 +54,18 @@ public struct AdminEndpoints: Sendable {
     /// `DELETE /v1/admin/apps/:app/canned-responses/:response` (204).
     public var deleteCannedResponse: Endpoint<Void, Void> { .init(.delete, "/v1/admin/apps/:app/canned-responses/:response") }
 
+    /// `GET /v1/admin/apps/:app/tags`: the tags agents may put on conversations.
+    public var tags: Endpoint<Void, TagList> { .init(.get, "/v1/admin/apps/:app/tags") }
+    /// `PUT /v1/admin/apps/:app/tags`: replaces the list (conversations keep tags no longer in it).
+    public var setTags: Endpoint<TagList, TagList> { .init(.put, "/v1/admin/apps/:app/tags") }
+
     /// Every endpoint above and in `Endpoints+AdminSettings.swift`.
     public var all: [AnyEndpoint] {
         [apps.erased, createApp.erased, app.erased, renameApp.erased, rotateKey.erased,
          queues.erased, createQueue.erased, renameQueue.erased, ratings.erased,
          agents.erased, createAgent.erased, agent.erased, updateAgent.erased, resetPassword.erased,
-         cannedResponses.erased, createCannedResponse.erased, updateCannedResponse.erased, deleteCannedResponse.erased]
+         cannedResponses.erased, createCannedResponse.erased, updateCannedResponse.erased, deleteCannedResponse.erased,
+         tags.erased, setTags.erased]
             + settings
     }
 }

@@ -9,7 +9,9 @@ extension Endpoint {
 public struct ConversationEndpoints: Sendable {
     /// `POST /v1/conversations`: a visitor opens a conversation (201).
     public var open: Endpoint<OpenConversationRequest, Conversation> { .init(.post, "/v1/conversations") }
-    /// `GET /v1/conversations?view=queued|mine|all&limit=`: the caller's conversations.
+    /// `GET /v1/conversations?view=&tag=&priority=&queue_id=&agent_id=&cursor=&limit=`: the caller's
+    /// conversations; for agents an inbox view (queued, mine, unread, waiting, snoozed, agent, queue,
+    /// ended, all) with each conversation's triage, paged.
     public var list: Endpoint<Void, ConversationList> { .init(.get, "/v1/conversations") }
     /// `GET /v1/conversations/:id`.
     public var get: Endpoint<Void, Conversation> { .init(.get, "/v1/conversations/:id") }
@@ -44,10 +46,15 @@ public struct ConversationEndpoints: Sendable {
     /// (a `page_pushed` event); 201 when stored, 200 for a resend of the same `client_message_id`.
     public var pushPage: Endpoint<PushPageRequest, SendMessageResponse> { .init(.post, "/v1/conversations/:id/pages") }
 
+    /// `GET /v1/conversations/:id/triage`: its tags, priority and snooze (agents only).
+    public var triage: Endpoint<Void, Triage> { .init(.get, "/v1/conversations/:id/triage") }
+    /// `PUT /v1/conversations/:id/triage`: changes the fields given (agents only).
+    public var setTriage: Endpoint<TriageUpdate, Triage> { .init(.put, "/v1/conversations/:id/triage") }
+
     /// Every endpoint above.
     public var all: [AnyEndpoint] {
         [open.erased, list.erased, get.erased, events.erased, send.erased, end.erased, read.erased, typing.erased,
          accept.erased, transfer.erased, notes.erased, addNote.erased, rate.erased, rating.erased,
-         submitPostChat.erased, forms.erased, pushPage.erased]
+         submitPostChat.erased, forms.erased, pushPage.erased, triage.erased, setTriage.erased]
     }
 }

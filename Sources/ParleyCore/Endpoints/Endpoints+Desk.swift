@@ -11,6 +11,9 @@ public struct DeskEndpoints: Sendable {
     /// full-text search over the app's conversations, paged (docs/protocol.md "Search").
     public var search: Endpoint<Void, SearchResults> { .init(.get, "/v1/desk/search") }
 
+    /// `GET /v1/desk/counts`: how many conversations each inbox view holds for the caller now.
+    public var counts: Endpoint<Void, InboxCounts> { .init(.get, "/v1/desk/counts") }
+
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [search.erased] }
+    public var all: [AnyEndpoint] { [search.erased, counts.erased] }
 }

@@ -16,6 +16,9 @@ public struct TeamEndpoints: Sendable {
     /// `GET /v1/visitors/:visitor/conversations?limit=`: their conversations, newest activity first.
     public var visitorConversations: Endpoint<Void, ConversationList> { .init(.get, "/v1/visitors/:visitor/conversations") }
 
+    /// `GET /v1/tags`: the tags agents may put on conversations.
+    public var tags: Endpoint<Void, TagList> { .init(.get, "/v1/tags") }
+
     /// Every endpoint above.
-    public var all: [AnyEndpoint] { [overview.erased, cannedResponses.erased, visitor.erased, visitorConversations.erased] }
+    public var all: [AnyEndpoint] { [overview.erased, cannedResponses.erased, visitor.erased, visitorConversations.erased, tags.erased] }
 }

@@ -21,6 +21,8 @@ public actor AgentClient {
         case typing(Participant, isTyping: Bool, in: ConversationID)
         /// An internal note was added to a followed conversation (agents only).
         case note(InternalNote)
+        /// A conversation's triage (tags, priority, snooze) changed.
+        case triage(Triage)
     }
 
     let http: HTTPClient
@@ -281,6 +283,8 @@ public actor AgentClient {
             epoch = subscribed.epoch
         case .note(let note):
             emit(.note(note))
+        case .triage(let triage):
+            emit(.triage(triage))
         case .error(let error):
             logger.debug("server error frame", metadata: ["code": "\(error.code)"])
         case .ready, .ack, .queuePosition, .pong:

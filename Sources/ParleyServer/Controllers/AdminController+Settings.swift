@@ -31,6 +31,16 @@ extension AdminController {
             let app = try await administeredApp(context)
             return JSONResponse(try await settings.appearance(app: app))
         }
+        router.on(.admin.tags) { _, context in
+            JSONResponse(try await settings.tags(app: try await administeredApp(context)))
+        }
+        router.on(.admin.setTags) { request, context in
+            let app = try await administeredApp(context)
+            let list = try await request.decodeJSON(TagList.self, context: context)
+            try await settings.setTags(list, app: app)
+            return JSONResponse(list)
+        }
+
         router.on(.admin.setAppearance) { request, context in
             let app = try await administeredApp(context)
             let appearance = try await request.decodeJSON(Appearance.self, context: context)

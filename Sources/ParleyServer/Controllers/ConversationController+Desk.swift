@@ -26,6 +26,29 @@ extension ConversationController {
         }
     }
 
+    func addTriageRoutes(to router: some RouterMethods<ParleyRequestContext>) {
+        router.on(.conversations.triage) { _, context in
+            let agent = try Self.conversationAgent(context)
+            let id = try context.conversationID()
+            guard try await inbox.store.conversation(id, app: agent.appID) != nil else { throw APIError.notFound("conversation not found") }
+            return JSONResponse(try await inbox.triage(of: [id], app: agent.appID)[0])
+        }
+
+        router.on(.conversations.setTriage) { request, context in
+            let agent = try Self.conversationAgent(context)
+            let body = try await request.decodeJSON(TriageUpdate.self, context: context)
+            return JSONResponse(try await inbox.updateTriage(try context.conversationID(), body, by: agent))
+        }
+
+        router.on(.desk.counts) { _, context in
+            JSONResponse(try await inbox.counts(for: try context.requireAgent()))
+        }
+
+        router.on(.team.tags) { _, context in
+            JSONResponse(try await inbox.settings.tags(app: try context.requireAgent().appID))
+        }
+    }
+
     /// An agent of the conversation's app. Anyone else is told the conversation does not exist, so a
     /// visitor cannot even learn that notes or transfers are there.
     private static func conversationAgent(_ context: ParleyRequestContext) throws -> AgentCaller {

@@ -7,6 +7,7 @@ import ParleyStore
 /// notes are in `ConversationController+Desk.swift`, ratings and forms in `+Answers.swift`.
 struct ConversationController {
     let conversations: ConversationService
+    let inbox: InboxService
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         router.on(.conversations.open) { request, context in
@@ -17,12 +18,16 @@ struct ConversationController {
 
         router.on(.conversations.list) { request, context in
             let caller = try context.requireCaller()
-            let view = try request.uri.queryParameters.get("view").map { text in
-                guard let view = ConversationService.AgentView(rawValue: text) else { throw APIError.badRequest("view: queued, mine or all") }
-                return view
+            // Agents list an inbox view; a visitor lists their own (the view is checked, not used).
+            let inboxRequest = try InboxRequest(request)
+            switch caller {
+            case .agent(let agent):
+                return JSONResponse(try await inbox.list(inboxRequest, by: agent))
+            case .visitor(let visitor):
+                return JSONResponse(ConversationList(conversations: try await conversations.list(for: visitor, limit: inboxRequest.limit)))
+            case .operator:
+                throw APIError.notFound()
             }
-            let limit = try request.integer("limit", default: 100, range: 1...500)
-            return JSONResponse(ConversationList(conversations: try await conversations.list(for: caller, view: view, limit: limit)))
         }
 
         router.on(.conversations.get) { _, context in
@@ -86,6 +91,7 @@ struct ConversationController {
         }
 
         addDeskRoutes(to: router)
+        addTriageRoutes(to: router)
         addAnswerRoutes(to: router)
     }
 }

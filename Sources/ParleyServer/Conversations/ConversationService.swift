@@ -22,11 +22,6 @@ struct ConversationService: Sendable {
     let limits: RequestLimits
     let logger: Logger
 
-    /// Which conversations an agent lists.
-    enum AgentView: String, Sendable {
-        case queued, mine, all
-    }
-
     // MARK: Reading
 
     /// The conversation, when the caller may see it; 404 otherwise (never telling which).
@@ -45,29 +40,11 @@ struct ConversationService: Sendable {
         return conversation
     }
 
-    /// The caller's list: a visitor's own; an agent's queued, mine or all of the app.
-    func list(for caller: Caller, view: AgentView?, limit: Int) async throws -> [Conversation] {
-        var conversations: [Conversation]
-        switch caller {
-        case .visitor(let visitor):
-            conversations = try await store.conversations(.init(appID: visitor.appID, visitorID: visitor.visitorID, limit: limit))
-        case .agent(let agent):
-            switch view ?? .mine {
-            case .queued:
-                conversations = try await store.conversations(.init(appID: agent.appID, states: [.queued], limit: limit, order: .queue))
-            case .mine:
-                conversations = try await store.conversations(.init(appID: agent.appID, agentID: agent.agentID, states: [.assigned], limit: limit))
-            case .all:
-                conversations = try await store.conversations(.init(appID: agent.appID, limit: limit))
-            }
-        case .operator:
-            throw APIError.notFound()
-        }
+    /// A visitor's own conversations, newest activity first (agents list through ``InboxService``).
+    func list(for visitor: VisitorCaller, limit: Int) async throws -> [Conversation] {
+        var conversations = try await store.conversations(.init(appID: visitor.appID, visitorID: visitor.visitorID, limit: limit))
         for index in conversations.indices where conversations[index].state == .queued {
             conversations[index].queuePosition = await routing.position(of: conversations[index].id)
-        }
-        if case .agent = caller, view == .queued {
-            conversations.sort { ($0.queuePosition ?? .max, $0.id) < ($1.queuePosition ?? .max, $1.id) }
         }
         return conversations
     }

@@ -77,6 +77,9 @@ struct NodeFanOut: Service {
             hub.revoke(visitorSession: tokenHash, visitor: visitor, reason: "signed out")
         case .signal(.maskingChanged(let app)):
             masking.forget(app)
+        case .signal(.triageChanged(let id, let app)):
+            guard hub.hasAgents(of: app) else { return }
+            for triage in try await store.triage([id], app: app) { hub.publish(triage, app: app) }
         case .presenceChanged:
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
         case .resync, .nodeLost:

@@ -164,10 +164,21 @@ final class Hub: Sendable {
     /// Sends an internal note to the app's agent connections subscribed to its conversation, and to
     /// nobody else: a visitor's connection never gets one, subscribed or not.
     func publish(_ note: InternalNote, app: AppID) {
-        let connections = state.withLock { Array(($0.subscribers[note.conversationID] ?? [:]).values) }
+        sendToAgents(.note(note), subscribedTo: note.conversationID, app: app)
+    }
+
+    /// Sends a conversation's new triage to every agent connection of the app (it moves the
+    /// conversation between inbox views, as a state change does); never to a visitor.
+    func publish(_ triage: Triage, app: AppID) {
+        let connections = state.withLock { Array(($0.appAgents[app] ?? [:]).values) }
+        for connection in connections { connection.enqueue(.frame(.triage(triage))) }
+    }
+
+    private func sendToAgents(_ frame: ServerFrame, subscribedTo conversation: ConversationID, app: AppID) {
+        let connections = state.withLock { Array(($0.subscribers[conversation] ?? [:]).values) }
         for connection in connections {
             guard case .agent(let agent) = connection.caller, agent.appID == app else { continue }
-            connection.enqueue(.frame(.note(note)))
+            connection.enqueue(.frame(frame))
         }
     }
 

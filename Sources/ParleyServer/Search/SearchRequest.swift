@@ -13,6 +13,7 @@ struct SearchRequest: Sendable, Hashable {
 
     var text: String
     var scope: SearchScope
+    var sort: SearchSort
     var states: Set<ConversationState>?
     var queueID: QueueID?
     var agentID: AgentID?
@@ -33,6 +34,11 @@ struct SearchRequest: Sendable, Hashable {
             return scope
         } ?? SearchScope.messages
         self.scope = scope
+        let sort = try query.get("sort").map { name in
+            guard let sort = SearchSort(rawValue: name) else { throw APIError.badRequest("sort: newest or relevance") }
+            return sort
+        } ?? SearchSort.newest
+        self.sort = sort
         states = try query.get("state").map { list in
             Set(try list.split(separator: ",").map { name in
                 guard let state = ConversationState(rawValue: String(name)) else { throw APIError.badRequest("state: queued, assigned or ended, comma-separated") }
@@ -52,7 +58,7 @@ struct SearchRequest: Sendable, Hashable {
         if let from, let to, from >= to { throw APIError.badRequest("to: must be after from") }
         rating = try request.optionalInteger("rating", range: 1...5).map(Int.init)
         cursor = try query.get("cursor").map { text in
-            guard let cursor = SearchCursor(text), cursor.scope == scope else { throw APIError.badRequest("cursor: not one this search gave") }
+            guard let cursor = SearchCursor(text), cursor.fits(scope: scope, sort: sort) else { throw APIError.badRequest("cursor: not one this search gave") }
             return cursor
         }
         limit = try request.integer("limit", default: 20, range: 1...Self.maxLimit)
@@ -71,16 +77,21 @@ struct SearchRequest: Sendable, Hashable {
     }
 }
 
-/// Where the next page of a search starts, as an opaque `cursor`: an offset into the ranked
-/// messages, or the last conversation's position in activity order.
+/// Where the next page of a search starts, as an opaque `cursor`: an index position, an offset
+/// into the ranked messages, or the last conversation's position in activity order.
 enum SearchCursor: Sendable, Hashable {
-    case messages(offset: Int)
+    /// Newest-first messages: the next page starts before this index position.
+    case newest(before: Int64)
+    /// Messages by relevance: the next page starts at this offset.
+    case relevance(offset: Int)
     case conversations(ConversationSearchPosition)
 
-    var scope: SearchScope {
+    /// Whether the cursor continues a search of this scope and order.
+    func fits(scope: SearchScope, sort: SearchSort) -> Bool {
         switch self {
-        case .messages: .messages
-        case .conversations: .conversations
+        case .newest: scope == .messages && sort == .newest
+        case .relevance: scope == .messages && sort == .relevance
+        case .conversations: scope == .conversations
         }
     }
 
@@ -89,9 +100,12 @@ enum SearchCursor: Sendable, Hashable {
         guard let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
         let parts = plain.split(separator: ":", omittingEmptySubsequences: false)
         switch (parts.first, parts.count) {
-        case ("m", 2):
+        case ("n", 2):
+            guard let position = Int64(parts[1]), position > 0 else { return nil }
+            self = .newest(before: position)
+        case ("r", 2):
             guard let offset = Int(parts[1]), offset > 0, offset <= 1_000_000 else { return nil }
-            self = .messages(offset: offset)
+            self = .relevance(offset: offset)
         case ("c", 3):
             guard let millis = Int64(parts[1]), let id = ConversationID(validating: String(parts[2])) else { return nil }
             self = .conversations(.init(updatedAt: Timestamp.date(millis: millis), id: id))
@@ -102,7 +116,8 @@ enum SearchCursor: Sendable, Hashable {
 
     var text: String {
         let plain = switch self {
-        case .messages(let offset): "m:\(offset)"
+        case .newest(let position): "n:\(position)"
+        case .relevance(let offset): "r:\(offset)"
         case .conversations(let position): "c:\(Timestamp.millis(position.updatedAt)):\(position.id.rawValue)"
         }
         return Data(plain.utf8).base64URLEncoded

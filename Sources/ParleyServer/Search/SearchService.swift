@@ -11,13 +11,23 @@ struct SearchService: Sendable {
         let query = request.query(app: agent.appID)
         switch request.scope {
         case .messages:
-            let offset = if case .messages(let offset) = request.cursor { offset } else { 0 }
-            let rows = try await store.searchMessages(query, offset: offset)
+            let storePage: MessageSearchPage = switch (request.sort, request.cursor) {
+            case (.newest, .newest(let before)): .newest(before: before)
+            case (.relevance, .relevance(let offset)): .relevance(offset: offset)
+            case (.newest, _): .newest(before: nil)
+            case (.relevance, _): .relevance(offset: 0)
+            }
+            let rows = try await store.searchMessages(query, page: storePage)
             let page = rows.prefix(request.limit)
             let hits = page.map { row in
                 SearchHit(conversation: row.conversation, visitor: row.visitor, match: Self.messageMatch(row.event, terms: query.terms))
             }
-            let next = rows.count > request.limit ? SearchCursor.messages(offset: offset + request.limit).text : nil
+            let next: String? = if rows.count > request.limit, let last = page.last {
+                switch storePage {
+                case .newest: SearchCursor.newest(before: last.position).text
+                case .relevance(let offset): SearchCursor.relevance(offset: offset + request.limit).text
+                }
+            } else { nil }
             return SearchResults(scope: .messages, terms: query.terms, hits: hits, nextCursor: next)
         case .conversations:
             let after = if case .conversations(let position) = request.cursor { position } else { nil as ConversationSearchPosition? }
