@@ -19,7 +19,7 @@ def test_new_assignment_is_announced_by_highlight_toast_beep_and_title(admin_des
     assert "New conversation assigned to you: Grace" in toast.text
     desk.wait(lambda: desk.driver.title == "(1) Parley desk", message="the title count")
     desk.wait(lambda: desk.js("return window.__parleyOscillators") > 0, message="the beep (WebAudio oscillators)")
-    assert desk.find("#count-mine").text == "1"
+    desk.wait(lambda: desk.find("#count-mine").text == "1", message="Mine's live count")
 
     # Opening it clears the highlight and the count.
     desk.open_conversation(cli.conversation_id)

@@ -31,7 +31,7 @@ def test_queue_shows_position_and_a_live_wait_time_and_accept_takes_it(admin_des
     desk.wait(lambda: "#2 in Support" in desk.inbox_row(second.conversation_id).text, message="second at #2")
     order = row_order(desk)
     assert order.index(first.conversation_id) < order.index(second.conversation_id)
-    assert desk.find("#count-queued").text == "2"
+    desk.wait(lambda: desk.find("#count-queued").text == "2", message="two waiting (the live count)")
     # The wait time counts up by itself (the page is not reloaded).
     shown = wait_seconds(desk.inbox_row(first.conversation_id).text)
     desk.wait(lambda: wait_seconds(desk.inbox_row(first.conversation_id).text) > shown, timeout=20, message="the wait time to grow")

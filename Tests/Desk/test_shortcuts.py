@@ -1,5 +1,5 @@
 """Keyboard shortcuts: j/k and Alt+↓/↑ move through the list, r and n go to the composer, e and t
-start ending and transferring, / finds the search field (or tells the bus), ? opens the help sheet.
+start ending and transferring, / opens the search (its field, or the Search page through the bus), ? opens the help sheet.
 Single keys do nothing while typing in a field; Esc leaves the field."""
 from selenium.webdriver.common.keys import Keys
 
@@ -98,23 +98,25 @@ def test_r_n_e_t_and_escape_in_the_open_conversation(chat, world):
     cli.wait_for("· the conversation ended")
 
 
-def test_slash_focuses_a_search_field_or_tells_the_bus(admin_desk):
+def test_slash_opens_the_search_or_focuses_its_field(admin_desk):
     desk = admin_desk
     assert desk.driver.execute_async_script(LISTEN_FOR_SEARCH)
+    # No search field on screen: "/" is announced on the bus, and the Search page answers it.
     desk.js("document.activeElement.blur()")
     desk.press("/")
     desk.wait(lambda: desk.js("return window.__searchAsked") == 1, message="shortcut:search on the bus")
-    assert desk.active().tag_name == "body", "nothing else took the key"
+    desk.wait(lambda: desk.driver.current_url.endswith("#/search") and desk.active().get_attribute("id") == "search-q", message="the search field")
+    assert desk.find("#search-q").get_attribute("value") == "", "the slash was not typed into it"
 
-    # Once a search field exists (another view adds it), "/" puts the keyboard there instead.
-    desk.js("""const field = document.createElement('input'); field.type = 'search'; field.id = 'test-search';
-               field.setAttribute('aria-label', 'Search'); field.dataset.shortcut = 'search';
-               document.querySelector('.topbar-tools').prepend(field);""")
+    # A search field on screen (marked data-shortcut="search"): "/" puts the keyboard there directly.
     desk.js("document.activeElement.blur()")
     desk.press("/")
-    desk.wait(lambda: desk.active().get_attribute("id") == "test-search", message="focus in the search field")
-    assert desk.find("#test-search").get_attribute("value") == "", "the slash was not typed into it"
-    assert desk.js("return window.__searchAsked") == 1
+    desk.wait(lambda: desk.active().get_attribute("id") == "search-q", message="focus in the search field")
+    assert desk.find("#search-q").get_attribute("value") == ""
+    assert desk.js("return window.__searchAsked") == 1, "not announced again"
+    # In a text field, "/" is a slash.
+    desk.press("a/b")
+    assert desk.find("#search-q").get_attribute("value") == "a/b"
 
 
 def test_question_mark_opens_a_help_sheet_listing_every_shortcut(admin_desk):

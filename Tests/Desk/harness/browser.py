@@ -5,7 +5,7 @@ import os
 import re
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import ElementClickInterceptedException, NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -301,7 +301,15 @@ class Desk(BrowserPage):
     # MARK: - Inbox
 
     def tab(self, name):
-        self.find(f"#tab-{name}").click()
+        link = self.find(f"#tab-{name}")
+        try:
+            link.click()
+        except ElementClickInterceptedException:
+            # Toasts sit over the navigation, bottom left, and the views list is long: a person dismisses them.
+            for close in self.find_all("#toasts .toast-close"):
+                close.click()
+            self.wait(lambda: not self.find_all("#toasts .toast"), message="the toasts dismissed")
+            link.click()
         self.wait(lambda: self.find(f"#tab-{name}").get_attribute("aria-current") == "page", message=f"tab {name}")
 
     def inbox_row(self, conversation_id, timeout=20):

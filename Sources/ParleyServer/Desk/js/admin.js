@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, callbacks, identity, attachments, masking, links, webhooks, push, the app and its key.
+// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, callbacks, identity, attachments, masking, links, webhooks, push, tags, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -14,6 +14,7 @@ import { renderMasking } from "./admin-masking.js";
 import { renderPush } from "./admin-push.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
+import { renderTags } from "./admin-tags.js";
 import { renderWebhooks } from "./admin-webhooks.js";
 
 const PAGES = {
@@ -31,6 +32,7 @@ const PAGES = {
   links: { title: "Links", render: renderLinks },
   webhooks: { title: "Webhooks", render: renderWebhooks },
   push: { title: "Push", render: renderPush },
+  tags: { title: "Tags", render: renderTags },
   app: { title: "App & key", render: renderApp },
 };
 

@@ -1,5 +1,6 @@
-// The open conversation: header and actions (accept, transfer, end), a callback request's panel,
-// the transcript, who is typing (the visitor under the transcript; another agent as a warning by the
+// The open conversation: header and actions (accept, transfer, end), triage (tags, priority,
+// snooze: triage-panel.js), a callback request's panel, the transcript (scrolled to a message a
+// search found), who is typing (the visitor under the transcript; another agent as a warning by the
 // composer). On wide screens the transcript scrolls on its own; on one-column screens the page is
 // the only scroller, and "stay at the bottom" follows the page instead.
 import { api, ApiError } from "./api.js";
@@ -10,13 +11,16 @@ import { confirmAction, openForm } from "./dialogs.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { duration, longTime, participantName, shortTime, stateLabel } from "./format.js";
 import { composerFor, retrySend, switchComposer } from "./composer.js";
-import { agentName, catchUp, isMine, loadNotes, queueName, state, timeline, upsertConversation, placeInLists, visitorName } from "./store.js";
+import {
+  agentName, applyTriage, catchUp, isMine, loadNotes, queueName, state, timeline, upsertConversation, placeInLists, visitorName,
+} from "./store.js";
 import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
 import { reconcile, transcriptItems } from "./transcript.js";
 import { agentsTyping, visitorTyping } from "./typing.js";
 import { openTransfer } from "./transfer.js";
 import { showAnswers } from "./answers.js";
 import { initTranscriptActions, updateTranscriptLinks } from "./transcript-actions.js";
+import { initTriagePanel, renderTriage } from "./triage-panel.js";
 import { cancelUpload, retryUpload } from "./uploads.js";
 import { hideVisitor, showVisitor } from "./visitor.js";
 
@@ -24,6 +28,8 @@ import { hideVisitor, showVisitor } from "./visitor.js";
 const rendered = new Map();
 let frame = 0;
 let stickToBottom = true;
+/** A message to bring into view once it is in the transcript (a search result's seq). */
+let reveal = null;
 
 export function initConversation() {
   on("timeline", (id) => id === state.openID && renderSoon());
@@ -36,6 +42,7 @@ export function initConversation() {
   byId("push-page").addEventListener("click", () => state.openID && pushPage(state.openID));
   initTranscriptActions();
   initCallbackPanel();
+  initTriagePanel();
   byId("transcript").addEventListener("click", (event) => {
     if (!state.openID) return;
     const retry = event.target.closest("[data-retry]");
@@ -74,13 +81,15 @@ export function initConversation() {
   }, 5000);
 }
 
-export async function openConversation(id) {
+/** Opens a conversation; `seq`: a message to scroll to (and mark) instead of the bottom. */
+export async function openConversation(id, { seq = null } = {}) {
   if (state.openID !== id) {
     switchComposer(state.openID, id);
     rendered.clear();
     byId("transcript").replaceChildren();
     stickToBottom = true;
   }
+  reveal = seq;
   state.openID = id;
   state.fresh.delete(id);
   updateTranscriptLinks(id);
@@ -96,7 +105,8 @@ export async function openConversation(id) {
     upsertConversation(conversation);
     showVisitor(conversation);
     // History over HTTP shows the conversation at once; the subscription carries it on live.
-    await Promise.all([catchUp(id), loadNotes(id)]);
+    // Triage comes with the lists; a conversation reached otherwise (search, history) asks for it.
+    await Promise.all([catchUp(id), loadNotes(id), api("GET", `/v1/conversations/${id}/triage`).then(applyTriage)]);
   } catch (error) {
     if (state.openID !== id) return;
     if (error instanceof ApiError && error.status === 404) {
@@ -140,11 +150,23 @@ function render() {
   const list = byId("transcript");
   list.setAttribute("aria-busy", line.loaded ? "false" : "true");
   reconcile(list, transcriptItems(line), rendered);
+  if (reveal !== null) revealMessage(list);
   if (stickToBottom) toBottom();
 
   renderTyping(line);
   composerFor(conversation);
   markRead(id);
+}
+
+/** Scrolls the searched-for message to the middle and marks it, once it is there. */
+function revealMessage(list) {
+  const item = list.querySelector(`:scope > li[data-seq="${reveal}"]`);
+  if (!item) return;
+  reveal = null;
+  stickToBottom = false;
+  for (const old of list.querySelectorAll(".is-found")) old.classList.remove("is-found");
+  item.classList.add("is-found");
+  item.scrollIntoView({ block: "center" });
 }
 
 /** Whether the transcript is its own scroller (wide screens) or grows with the page (one column). */
@@ -176,6 +198,7 @@ function renderHeader(conversation, line) {
     byId("conversation-meta").replaceChildren();
     for (const action of ["accept", "transfer", "push-page", "end"]) byId(action).hidden = true;
     renderCallbackPanel(null);
+    renderTriage(null);
     return;
   }
   byId("conversation-title").textContent = conversation.subject
@@ -200,6 +223,7 @@ function renderHeader(conversation, line) {
   if (!byId("visitor-panel").hidden) showAnswers(conversation);
 
   renderCallbackPanel(conversation);
+  renderTriage(conversation);
 
   const mine = isMine(conversation);
   // A scheduled callback request cannot be taken before its time; an offered one waits on the

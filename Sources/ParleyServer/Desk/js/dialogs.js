@@ -62,7 +62,7 @@ export async function showSecret({ title, text, value }) {
 
 /**
  * A form in a dialog. `fields`: [{name, label, type: text|email|password|number|select|checkboxes|textarea|checkbox,
- * value, options: [{value, label}], required, hint, min, max, maxlength, pattern}].
+ * value, options: [{value, label}], required, hint, min, max, step, maxlength, pattern}].
  * `submit(values)` may throw an ApiError: its message is shown and the dialog stays open.
  * Resolves with what `submit` returned, or undefined when cancelled.
  */
@@ -131,7 +131,7 @@ function renderField(field) {
         h("label", { for: id }, field.label),
         h("input", {
           id, name: field.name, type: field.type ?? "text", value: field.value ?? "", required: field.required,
-          min: field.min, max: field.max, maxlength: field.maxlength, pattern: field.pattern,
+          min: field.min, max: field.max, step: field.step, maxlength: field.maxlength, pattern: field.pattern,
           autocomplete: field.autocomplete ?? "off", "aria-describedby": described,
         }),
         hint);

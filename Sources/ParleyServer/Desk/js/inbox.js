@@ -1,4 +1,5 @@
-// The inbox: Queued (position and a live wait time), Mine, All (admins); unread badges; the
+// The inbox list of the view on screen (views.js says which conversations): Unassigned with the
+// position and a live wait time, unread badges, priority and tags; "Load more" for paged views; the
 // highlight, toast, beep and title count when a conversation is newly assigned to me. A callback
 // request is marked as one in every list, with what was asked for and where it stands.
 import { on } from "./bus.js";
@@ -8,34 +9,20 @@ import { byId, h, replaceChildren } from "./dom.js";
 import { duration, participantName, shortTime, stateLabel } from "./format.js";
 import { agentName, loadVisitor, queueName, state, visitorName } from "./store.js";
 import { scheduleRefresh } from "./sync.js";
+import { priorityBadge, priorityWords, tagChips } from "./triage-badges.js";
+import { currentView, fetchedView, isLive, loadMore, viewEmptyText, viewTitle } from "./views.js";
 
-const TITLES = { queued: "Queued", mine: "Mine", all: "All conversations" };
-const EMPTY = {
-  queued: "Nobody is waiting.",
-  mine: "No conversations assigned to you. Set yourself Online to receive new ones.",
-  all: "No conversations yet.",
-};
-
-let tab = "mine";
 /** conversation id → the row's <li> (kept, so a focused row keeps focus across updates). */
 const rows = new Map();
 let frame = 0;
 
 export function initInbox() {
-  for (const topic of ["lists", "conversation", "timeline", "visitor", "team"]) on(topic, renderSoon);
+  for (const topic of ["lists", "view", "conversation", "timeline", "triage", "tags", "visitor", "team"]) on(topic, renderSoon);
   on("assigned", announce);
   on("callback-confirmed", announceConfirmed);
+  byId("inbox-more").addEventListener("click", more);
   // The wait times tick on their own.
   setInterval(updateWaits, 5000);
-}
-
-export function showTab(name) {
-  tab = name;
-  render();
-}
-
-export function currentTab() {
-  return tab;
 }
 
 function renderSoon() {
@@ -49,21 +36,18 @@ function renderSoon() {
 export function render() {
   if (!state.me) return;
   const list = byId("inbox-list");
-  byId("inbox-title").textContent = TITLES[tab];
-  const onAdminPage = document.body.dataset.view === "admin";
-  for (const name of ["queued", "mine", "all"]) {
-    const link = byId(`tab-${name}`);
-    if (name === tab && !onAdminPage) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
-    byId(`count-${name}`).textContent = state.listsLoaded ? String(state.lists[name].length) : "";
-  }
-  const ids = state.lists[tab].filter((id) => state.conversations.has(id));
+  const view = currentView();
+  byId("inbox-title").textContent = viewTitle();
+  const fetched = isLive() ? null : fetchedView();
+  const loaded = fetched ? fetched.loaded : state.listsLoaded;
+  const ids = (fetched ? fetched.ids : state.lists[view.key]).filter((id) => state.conversations.has(id));
   // Mine: the latest activity first (a new visitor message brings a conversation up); the other
-  // tabs keep the server's order (the queue's order, or the last change).
-  if (tab === "mine") ids.sort((a, b) => lastActivity(b).localeCompare(lastActivity(a)));
+  // views keep the server's order (the queue's order, the longest wait, the last change).
+  if (isLive() && view.key === "mine") ids.sort((a, b) => lastActivity(b).localeCompare(lastActivity(a)));
   const empty = byId("inbox-empty");
-  empty.textContent = EMPTY[tab];
-  empty.hidden = !state.listsLoaded || ids.length > 0;
+  empty.textContent = fetched?.error ? `Could not load: ${fetched.error}` : loaded ? viewEmptyText() : "Loading…";
+  empty.hidden = loaded && ids.length > 0 && !fetched?.error;
+  byId("inbox-more").hidden = !fetched?.next;
 
   const keep = new Set(ids);
   for (const [id, row] of rows) {
@@ -87,6 +71,23 @@ export function render() {
   updateTitle();
 }
 
+/** "Load more": the next page, then the keyboard on its first new row (the button may go away). */
+async function more() {
+  const button = byId("inbox-more");
+  const before = new Set(rows.keys());
+  // Disabling the button takes the focus away from it: remember whether it had it.
+  const hadFocus = document.activeElement === button;
+  button.disabled = true;
+  try {
+    await loadMore();
+    render();
+  } finally {
+    button.disabled = false;
+  }
+  const first = [...byId("inbox-list").children].find((row) => !before.has(row.dataset.conversationId));
+  if (first && hadFocus) first.querySelector("a").focus();
+}
+
 function lastActivity(id) {
   const conversation = state.conversations.get(id);
   // Reading is not activity: a read marker must not move a conversation up.
@@ -106,20 +107,33 @@ function fill(row, conversation) {
 
   const last = line?.lastMessage;
   const said = last?.attachment ? `File: ${last.attachment.name}${last.text ? ` — ${last.text}` : ""}` : last?.text;
-  const preview = last ? `${last.author.role === "visitor" ? "" : `${last.author.id === state.me.id ? "You" : participantName(last.author)}: `}${said}` : conversation.subject ? null : "No messages yet";
+  // Only a conversation whose history the desk holds can say it has no messages yet.
+  const preview = last ? `${last.author.role === "visitor" ? "" : `${last.author.id === state.me.id ? "You" : participantName(last.author)}: `}${said}`
+    : conversation.subject || !line?.loaded ? null : "No messages yet";
   const callback = conversation.callback;
+  const triage = state.triage.get(conversation.id);
   const label = [name, conversation.subject, callback ? `callback request: ${callbackSummary(callback)}` : null,
-    unread ? `${unread} unread` : null, state.fresh.has(conversation.id) ? "new" : null].filter(Boolean).join(", ");
+    unread ? `${unread} unread` : null, priorityWords(triage), triage?.tags.length ? `tags ${triage.tags.join(", ")}` : null,
+    state.fresh.has(conversation.id) ? "new" : null].filter(Boolean).join(", ");
   link.setAttribute("aria-label", `${label}. ${metaText(conversation)}`);
-  replaceChildren(link,
+  const content = h("a", {},
     h("span", { class: "inbox-row" },
       h("span", { class: "inbox-name" }, name),
+      priorityBadge(triage),
       unread ? h("span", { class: "badge", "aria-hidden": "true" }, String(unread)) : null),
     conversation.subject ? h("span", { class: "inbox-subject" }, conversation.subject) : null,
     callback ? h("span", { class: "inbox-callback", "aria-hidden": "true" },
       h("span", { class: "callback-mark" }, "Callback"), " · ", h("span", { class: "inbox-callback-what" }, callbackSummary(callback))) : null,
     preview ? h("span", { class: "inbox-subject inbox-preview" }, preview) : null,
+    triage?.tags.length ? tagChips(triage.tags, { hidden: true }) : null,
     h("span", { class: "inbox-meta", "aria-hidden": "true" }, ...metaParts(conversation)));
+  // Rows are drawn again on every change anywhere: touch only those whose content differs, so a
+  // row's parts stay the same nodes (for assistive technology, and for anyone holding them).
+  if (!sameChildren(link, content)) replaceChildren(link, [...content.childNodes]);
+}
+
+function sameChildren(a, b) {
+  return a.childNodes.length === b.childNodes.length && [...a.childNodes].every((node, index) => node.isEqualNode(b.childNodes[index]));
 }
 
 function metaParts(conversation) {
@@ -136,7 +150,7 @@ function metaParts(conversation) {
     ];
   }
   const parts = [h("span", { class: `state state-${conversation.state}` }, stateLabel(conversation.state))];
-  if (tab !== "mine" && conversation.agent_id) parts.push(" ", agentName(conversation.agent_id, state.timelines.get(conversation.id)));
+  if (currentView().key !== "mine" && conversation.agent_id) parts.push(" ", agentName(conversation.agent_id, state.timelines.get(conversation.id)));
   if (callback) parts.push(" · ", h("span", { class: "inbox-callback-status" }, capitalized(callbackStatus(callback))));
   parts.push(" · ", shortTime(conversation.updated_at));
   return parts;

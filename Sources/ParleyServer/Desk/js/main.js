@@ -7,16 +7,20 @@ import { initComposer } from "./composer.js";
 import { closeConversation, initConversation, openConversation } from "./conversation.js";
 import { closeAllDialogs } from "./dialogs.js";
 import { byId } from "./dom.js";
-import { currentTab, initInbox, showTab } from "./inbox.js";
+import { initCounts, refreshCountsSoon, stopCounts } from "./counts.js";
+import { initInbox, render as renderInbox } from "./inbox.js";
+import { initInboxFilter } from "./inbox-filter.js";
 import { initNavMenu } from "./nav-menu.js";
 import { initNotifications, showNotificationsToggle } from "./notifications.js";
-import { go, parseRoute } from "./router.js";
+import { go, inboxHash, parseRoute } from "./router.js";
+import { hideSearch, initSearch, showSearch } from "./search.js";
 import { login, logout, restoreSession } from "./session.js";
-import { refreshCanned, refreshLists, refreshTeam, state } from "./store.js";
+import { refreshCanned, refreshLists, refreshTags, refreshTeam, state } from "./store.js";
 import { initShortcuts } from "./shortcuts.js";
 import { scheduleRefresh, startSync, stopSync } from "./sync.js";
 import { showTranscriptEmail } from "./transcript-actions.js";
 import { initTransfer } from "./transfer.js";
+import { currentView, initViews, markCurrent, showView } from "./views.js";
 
 // Survives the reload that follows a session ending, to say why the login form is back.
 const NOTICE_KEY = "parley.desk.notice";
@@ -82,7 +86,9 @@ async function enter(session) {
     refreshLists().catch(() => scheduleRefresh(2000)),
     refreshTeam().catch(() => {}),
     refreshCanned().catch(() => {}),
+    refreshTags().catch(() => {}),
   ]);
+  refreshCountsSoon(0);
   startSync();
   route();
 }
@@ -108,6 +114,7 @@ async function onAvailability(event) {
 
 async function onLogout() {
   stopSync();
+  stopCounts();
   try {
     await logout();
   } catch {
@@ -122,6 +129,7 @@ function sessionEnded() {
   if (!state.me) return;
   state.me = null;
   stopSync();
+  stopCounts();
   closeAllDialogs();
   sessionStorage.setItem(NOTICE_KEY, "Your session has ended. Sign in again.");
   location.replace(location.pathname);
@@ -136,29 +144,37 @@ function route() {
     return;
   }
   setView(target.view);
+  if (target.view !== "admin") hideAdmin();
+  if (target.view !== "search") hideSearch();
+  if (target.view !== "conversation") closeConversation();
   switch (target.view) {
     case "inbox":
-      hideAdmin();
-      closeConversation();
-      showTab(target.tab);
+      showView(target);
       break;
     case "conversation":
-      hideAdmin();
-      showTab(currentTab());
-      openConversation(target.id);
+      openConversation(target.id, { seq: target.seq });
       break;
     case "admin":
-      closeConversation();
-      showTab(currentTab());
       showAdmin(target.page);
       break;
+    case "search":
+      showSearch();
+      break;
   }
-  byId("back-link").href = `#/inbox/${currentTab()}`;
+  // The inbox beside a conversation is the view it was opened from; no view is current on other pages.
+  markCurrent();
+  renderInbox();
+  const view = currentView();
+  byId("back-link").href = inboxHash(view.key, view);
 }
 
 async function boot() {
   primeAudio();
+  initViews();
   initInbox();
+  initInboxFilter();
+  initCounts();
+  initSearch();
   initConversation();
   initComposer();
   initTransfer();

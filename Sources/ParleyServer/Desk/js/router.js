@@ -1,16 +1,34 @@
-// Hash routes: #/inbox/queued|mine|all, #/c/cnv_…, #/admin/agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|app.
+// Hash routes: #/inbox/VIEW (queued, mine, unread, waiting, snoozed, ended, all, agent/agt_…, queue/que_…)
+// with an optional ?tag=…&priority=… filter, #/c/cnv_… (?seq=N: scrolled to that message), #/search,
+// #/admin/agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app.
 
 const ID = "[0-9A-HJKMNP-TV-Z]{26}";
+const VIEW = `queued|mine|unread|waiting|snoozed|ended|all|agent/agt_${ID}|queue/que_${ID}`;
+const ADMIN = "agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app";
 
 /** The route the address names, or null when it names none. */
 export function parseRoute(hash = location.hash) {
-  let match = hash.match(/^#\/inbox\/(queued|mine|all)$/);
-  if (match) return { view: "inbox", tab: match[1] };
-  match = hash.match(new RegExp(`^#/c/(cnv_${ID})$`));
-  if (match) return { view: "conversation", id: match[1] };
-  match = hash.match(/^#\/admin\/(agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|app)$/);
+  let match = hash.match(new RegExp(`^#/inbox/(${VIEW})(?:\\?([^#]*))?$`));
+  if (match) {
+    const query = new URLSearchParams(match[2] ?? "");
+    // `tab` is the view's key ("mine", "agent/agt_…"): it is also the rest of its address.
+    return { view: "inbox", tab: match[1], tag: query.get("tag") || null, priority: query.get("priority") || null };
+  }
+  match = hash.match(new RegExp(`^#/c/(cnv_${ID})(?:\\?seq=(\\d+))?$`));
+  if (match) return { view: "conversation", id: match[1], seq: match[2] ? Number(match[2]) : null };
+  if (hash === "#/search") return { view: "search" };
+  match = hash.match(new RegExp(`^#/admin/(${ADMIN})$`));
   if (match) return { view: "admin", page: match[1] };
   return null;
+}
+
+/** The address of an inbox view with its filter (the filter's parts only when set). */
+export function inboxHash(key, { tag = null, priority = null } = {}) {
+  const query = new URLSearchParams();
+  if (tag) query.set("tag", tag);
+  if (priority) query.set("priority", priority);
+  const text = query.toString();
+  return `#/inbox/${key}${text ? `?${text}` : ""}`;
 }
 
 /** Goes to a route (replacing the history entry when asked: redirects should not stack up). */

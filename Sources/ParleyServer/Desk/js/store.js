@@ -1,7 +1,9 @@
 // What the desk knows: the agent, conversation summaries, each conversation's events and notes,
-// visitors, the team and canned responses. Views read it and re-render on the bus topics below.
+// triage (tags, priority, snooze), visitors, the team and canned responses. Views read it and
+// re-render on the bus topics below.
 //
-// Topics: "me", "lists", "conversation" (id), "timeline" (id), "visitor" (id), "team", "canned".
+// Topics: "me", "lists", "lists-refreshed" (the server's lists were read again), "conversation" (id),
+// "timeline" (id), "triage" (id), "tags", "visitor" (id), "team", "canned".
 import { api, ApiError } from "./api.js";
 import { emit } from "./bus.js";
 
@@ -9,13 +11,21 @@ export const state = {
   me: null,
   /** id → Conversation summary (the newest the desk has seen). */
   conversations: new Map(),
-  /** Ids per inbox tab, in the server's order. */
-  lists: { mine: [], queued: [], all: [] },
+  /**
+   * Ids of the lists kept live, in the server's order: mine and queued (the inbox's own), snoozed
+   * (mine too: subscribed, so a visitor's message that ends a snooze is heard). Other views are
+   * read on demand (views.js).
+   */
+  lists: { mine: [], queued: [], snoozed: [] },
   listsLoaded: false,
   /** id → Timeline. */
   timelines: new Map(),
   /** id → Visitor, or null when the server does not know it. */
   visitors: new Map(),
+  /** conversation id → Triage (tags, priority, snoozed_until), from lists and `triage` frames. */
+  triage: new Map(),
+  /** The app's tags, in the admins' order: [{name, color}]. */
+  tags: [],
   team: { agents: [], queues: [] },
   canned: [],
   /** Conversations newly assigned to me and not opened yet (highlighted, counted in the title). */
@@ -121,32 +131,81 @@ export function isMine(conversation) {
   return Boolean(conversation && state.me && conversation.state === "assigned" && conversation.agent_id === state.me.id);
 }
 
-/** Fetches the inbox lists (all only for admins). Returns the ids newly in "mine". */
+/** Fetches the lists kept live. Returns the ids newly in "mine" (a snooze's end is not new). */
 export async function refreshLists() {
-  const views = state.me.role === "admin" ? ["mine", "queued", "all"] : ["mine", "queued"];
-  const answers = await Promise.all(views.map((view) => api("GET", `/v1/conversations?view=${view}&limit=200`)));
+  const views = ["mine", "queued", "snoozed"];
+  const answers = await Promise.all(views.map((view) => api("GET", `/v1/conversations?view=${view}&limit=500`)));
   const previousMine = new Set(state.lists.mine);
+  const previousSnoozed = new Set(state.lists.snoozed);
   views.forEach((view, index) => {
-    const conversations = answers[index].conversations;
+    const { conversations, triage } = answers[index];
     for (const conversation of conversations) upsertConversation(conversation);
+    learnTriage(triage);
     state.lists[view] = conversations.map((c) => c.id);
   });
   const wasLoaded = state.listsLoaded;
   state.listsLoaded = true;
   emit("lists");
-  return wasLoaded ? state.lists.mine.filter((id) => !previousMine.has(id)) : [];
+  emit("lists-refreshed");
+  return wasLoaded ? state.lists.mine.filter((id) => !previousMine.has(id) && !previousSnoozed.has(id)) : [];
 }
 
 /** Keeps lists in step with a summary change before the next refresh lands. */
 export function placeInLists(conversation) {
   const { id } = conversation;
   const without = (list) => list.filter((item) => item !== id);
-  state.lists.mine = isMine(conversation) ? (state.lists.mine.includes(id) ? state.lists.mine : [id, ...state.lists.mine]) : without(state.lists.mine);
+  // A snoozed conversation is still mine, but out of Mine until the server says it is back.
+  const snoozed = isMine(conversation) && state.lists.snoozed.includes(id);
+  state.lists.mine = isMine(conversation) && !snoozed ? (state.lists.mine.includes(id) ? state.lists.mine : [id, ...state.lists.mine]) : without(state.lists.mine);
+  if (!snoozed) state.lists.snoozed = without(state.lists.snoozed);
   state.lists.queued = conversation.state === "queued"
     ? (state.lists.queued.includes(id) ? state.lists.queued : [...state.lists.queued, id])
     : without(state.lists.queued);
-  if (state.me?.role === "admin" && !state.lists.all.includes(id)) state.lists.all = [id, ...state.lists.all];
   emit("lists");
+}
+
+/** Moves one of my conversations between Mine and Snoozed at once (the next refresh confirms it). */
+export function placeSnoozed(id, isSnoozed) {
+  const without = (list) => list.filter((item) => item !== id);
+  state.lists.snoozed = isSnoozed ? [...without(state.lists.snoozed), id] : without(state.lists.snoozed);
+  state.lists.mine = isSnoozed ? without(state.lists.mine) : (isMine(state.conversations.get(id)) ? [id, ...without(state.lists.mine)] : state.lists.mine);
+  emit("lists");
+}
+
+// MARK: - Triage
+
+/** Stores the triage of listed conversations (one per conversation of a list answer). */
+export function learnTriage(list = []) {
+  for (const triage of list) applyTriage(triage);
+}
+
+/** Stores one conversation's triage, unless an older one (by updated_at) than what the desk holds. */
+export function applyTriage(triage) {
+  const previous = state.triage.get(triage.conversation_id);
+  if (previous?.updated_at && triage.updated_at && previous.updated_at > triage.updated_at) return;
+  state.triage.set(triage.conversation_id, triage);
+  emit("triage", triage.conversation_id);
+  learnTagNames(triage.tags);
+}
+
+/** Tag names already asked about: a tag taken off the list stays on conversations, ask once only. */
+const askedTags = new Set();
+
+/**
+ * No frame tells agents that an admin changed the tag list; a tag the desk does not know (its
+ * colour, whether it may be added) is the sign: read the list again, once per such name.
+ */
+function learnTagNames(names = []) {
+  const unknown = names.filter((name) => !askedTags.has(name) && !state.tags.some((tag) => tag.name === name));
+  if (unknown.length === 0) return;
+  for (const name of unknown) askedTags.add(name);
+  refreshTags().catch(() => {});
+}
+
+/** Reads the app's tags (GET /v1/tags: every agent may). */
+export async function refreshTags() {
+  state.tags = (await api("GET", "/v1/tags")).tags;
+  emit("tags");
 }
 
 // MARK: - Events

@@ -2,12 +2,13 @@
 // the one on screen, resumes each after the last seq it holds (so a reconnect has no gap and no
 // duplicate), turns frames into store changes, and refreshes the inbox when conversations move.
 // A visitor's message that is news (not a replay of history) is announced as "visitor-message".
+// Every frame's type is announced as "server-frame" (live counts follow them: counts.js).
 import { api } from "./api.js";
 import { emit } from "./bus.js";
 import { Realtime } from "./realtime.js";
 import {
-  addNote, applyEvents, catchUp, isMine, loadNotes, placeInLists, refreshCanned, refreshLists, refreshTeam,
-  resetTimeline, state, timeline, upsertConversation,
+  addNote, applyEvents, applyTriage, catchUp, isMine, loadNotes, placeInLists, refreshCanned, refreshLists, refreshTags,
+  refreshTeam, resetTimeline, state, timeline, upsertConversation,
 } from "./store.js";
 import { noteTyping } from "./typing.js";
 
@@ -78,14 +79,15 @@ async function ready() {
     if (state.openID) api("GET", `/v1/conversations/${state.openID}`).then(upsertConversation, () => {});
     refreshTeam().catch(() => {});
     refreshCanned().catch(() => {});
+    refreshTags().catch(() => {});
     for (const line of state.timelines.values()) if (line.notesLoaded) loadNotes(line.id).catch(() => {});
   }
   hasConnected = true;
 }
 
-/** The conversations this desk wants live: mine, and the one open on screen. */
+/** The conversations this desk wants live: mine (snoozed ones too), and the one open on screen. */
 function wanted() {
-  const ids = new Set(state.lists.mine);
+  const ids = new Set([...state.lists.mine, ...state.lists.snoozed]);
   if (state.openID) ids.add(state.openID);
   return ids;
 }
@@ -118,6 +120,8 @@ function frame(message) {
       if (applyEvents(event.conversation_id, [event]) && isNews && event.type === "message" && event.author.role === "visitor") {
         emit("visitor-message", event);
       }
+      // The visitor writing ends a snooze (the server's lists say so; no other frame tells it).
+      if (isNews && event.type === "message" && event.author.role === "visitor" && state.lists.snoozed.includes(event.conversation_id)) scheduleRefresh();
       break;
     }
     case "subscribed": {
@@ -140,12 +144,18 @@ function frame(message) {
     case "note":
       addNote(message.note);
       break;
+    case "triage":
+      applyTriage(message.triage);
+      // A snooze set or ended anywhere moves the conversation between lists.
+      scheduleRefresh();
+      break;
     case "error":
       if (message.code === "not_found" && message.conversation_id) subscribed.delete(message.conversation_id);
       break;
     default:
       break;
   }
+  emit("server-frame", message.type);
 }
 
 function conversationChanged(conversation) {
