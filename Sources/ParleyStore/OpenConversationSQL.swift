@@ -6,6 +6,8 @@ public enum OpenConversationSQL {
                t.updated_by AS triage_updated_by, t.updated_at AS triage_updated_at,
                (SELECT max(e.seq) FROM events e
                 WHERE e.conversation_id = c.id AND e.type = 'message' AND e.author_role = 'visitor') AS last_visitor_seq,
+               (SELECT max(e.created_at) FROM events e
+                WHERE e.conversation_id = c.id AND e.type = 'message' AND e.author_role = 'visitor') AS last_visitor_at,
                (SELECT r.read_seq FROM read_markers r
                 WHERE r.conversation_id = c.id AND r.participant_role = 'agent' AND r.participant_id = ?) AS reader_read_seq,
                (SELECT min(e.created_at) FROM events e

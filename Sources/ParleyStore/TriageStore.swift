@@ -23,13 +23,17 @@ public struct OpenConversation: Sendable, Hashable {
     public var triage: Triage
     /// The seq of the visitor's newest message; 0 when they wrote none.
     public var lastVisitorMessageSeq: Int64
+    /// When the visitor's newest message was written; nil when they wrote none.
+    public var lastVisitorMessageAt: Date?
     /// The reader's read marker; 0 when none.
     public var readerReadSeq: Int64
     /// The time of the first visitor message after the last agent message: how long the visitor
     /// has waited for an answer. Nil when an agent answered last, or nobody wrote.
     public var waitingSince: Date?
 
-    public init(conversation: Conversation, queueRank: Int64?, triage: Triage, lastVisitorMessageSeq: Int64, readerReadSeq: Int64, waitingSince: Date?) {
+    public init(conversation: Conversation, queueRank: Int64?, triage: Triage, lastVisitorMessageSeq: Int64, lastVisitorMessageAt: Date? = nil,
+                readerReadSeq: Int64, waitingSince: Date?) {
+        self.lastVisitorMessageAt = lastVisitorMessageAt
         self.conversation = conversation
         self.queueRank = queueRank
         self.triage = triage

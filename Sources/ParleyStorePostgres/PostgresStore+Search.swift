@@ -94,30 +94,79 @@ enum PostgresSearchIndex {
 extension PostgresStore {
     public func searchMessages(_ query: SearchQuery, page: MessageSearchPage) async throws -> [MessageSearchRow] {
         guard !query.terms.isEmpty else { return [] }
-        var bindings = PostgresBindings()
-        bindings.append(PostgresSearchIndex.query(query.terms))
-        var filters = PostgresSearchIndex.filters(query, &bindings)
-        let order: String
+        let tsquery = PostgresSearchIndex.query(query.terms)
         switch page {
-        case .newest(let before):
-            if let before {
-                bindings.append(before)
-                filters += " AND s.position < $\(bindings.count)"
-            }
-            bindings.append(Int64(query.limit))
-            order = "ORDER BY s.position DESC LIMIT $\(bindings.count)"
         case .relevance(let offset):
+            var bindings = PostgresBindings()
+            bindings.append(tsquery)
+            let filters = PostgresSearchIndex.filters(query, &bindings)
             bindings.append(Int64(query.limit))
             bindings.append(Int64(offset))
-            order = "ORDER BY ts_rank(s.words, $1::tsquery) DESC, s.position DESC LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)"
+            return try await messageRows(
+                from: "message_search s", where: "s.words @@ $1::tsquery AND \(filters)",
+                order: "ORDER BY ts_rank(s.words, $1::tsquery) DESC, s.position DESC LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)",
+                bindings)
+        case .newest(let before):
+            // PostgreSQL's planner knows roughly how many messages match, but assumes they are
+            // spread evenly: for a rare word it walks the positions backwards through hundreds of
+            // thousands of rows. So the store asks for the estimate and chooses itself: up to
+            // `searchCandidateCap` matches, it takes them through the GIN index, sorts their
+            // positions and joins only the page (`position + 0` keeps the planner off the
+            // primary key's order); more, and walking the positions backwards finds a page within
+            // a few thousand rows.
+            var bindings = PostgresBindings()
+            var filters = PostgresSearchIndex.filters(query, &bindings)
+            bindings.append(tsquery)
+            let tsqueryParameter = "$\(bindings.count)::tsquery"
+            var window = "words @@ \(tsqueryParameter)"
+            if let before {
+                bindings.append(before)
+                window += " AND position < $\(bindings.count)"
+            }
+            let estimate = try await estimatedMatches(tsquery)
+            if estimate <= searchCandidateCap {
+                // Enough of the newest matches to fill the page after the filters; read again with
+                // more when the filters dropped too many.
+                var reach = query.limit
+                while true {
+                    var page = bindings
+                    page.append(Int64(reach))
+                    let reachParameter = "$\(page.count)"
+                    page.append(Int64(query.limit))
+                    let rows = try await messageRows(
+                        from: "(SELECT position, conversation_id, seq FROM message_search WHERE \(window) ORDER BY position + 0 DESC LIMIT \(reachParameter)) s",
+                        where: filters, order: "ORDER BY s.position DESC LIMIT $\(page.count)", page)
+                    if rows.count == query.limit || reach >= min(searchCandidateCap, estimate * 2) { return rows }
+                    reach = min(reach * 8, searchCandidateCap)
+                }
+            }
+            bindings.append(Int64(query.limit))
+            return try await messageRows(
+                from: "message_search s", where: "s.\(window.replacingOccurrences(of: "position <", with: "s.position <")) AND \(filters)",
+                order: "ORDER BY s.position DESC LIMIT $\(bindings.count)", bindings)
         }
+    }
+
+    /// The planner's estimate of how many messages match.
+    private func estimatedMatches(_ tsquery: String) async throws -> Int {
+        var bindings = PostgresBindings()
+        bindings.append(tsquery)
+        let plan = try await rows(PostgresQuery(unsafeSQL: "EXPLAIN SELECT 1 FROM message_search WHERE words @@ $1::tsquery", binds: bindings))
+        guard let line = try plan.first.map({ try $0["QUERY PLAN"].decode(String.self) }),
+              let range = line.range(of: #"rows=(\d+)"#, options: .regularExpression)
+        else { return .max }
+        return Int(line[range].dropFirst("rows=".count)) ?? .max
+    }
+
+    /// Matching messages with their conversation, visitor and event.
+    private func messageRows(from source: String, where clause: String, order: String, _ bindings: PostgresBindings) async throws -> [MessageSearchRow] {
         let sql = """
             SELECT s.position, c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
-            FROM message_search s
+            FROM \(source)
             JOIN conversations c ON c.id = s.conversation_id
             JOIN visitors v ON v.id = c.visitor_id
             JOIN events e ON e.conversation_id = s.conversation_id AND e.seq = s.seq
-            WHERE s.words @@ $1::tsquery AND \(filters)
+            WHERE \(clause)
             \(order)
             """
         return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in

@@ -56,6 +56,7 @@ extension PostgresStore {
                 conversation: conversation, queueRank: try PostgresRows.optionalInt(row, "queue_rank"),
                 triage: triaged ? try Self.triage(row, prefix: "triage_", id: conversation.id) : Triage(conversationID: conversation.id),
                 lastVisitorMessageSeq: try row["last_visitor_seq"].decode(Int64?.self) ?? 0,
+                lastVisitorMessageAt: try row["last_visitor_at"].decode(Int64?.self).map(Timestamp.date(millis:)),
                 readerReadSeq: try row["reader_read_seq"].decode(Int64?.self) ?? 0,
                 waitingSince: try row["waiting_since"].decode(Int64?.self).map(Timestamp.date(millis:)))
         }

@@ -41,7 +41,8 @@ extension SQLiteStore {
                 let triage = (row["triage_updated_at"] as Int64?) == nil ? Triage(conversationID: conversation.id) : Self.triage(row, prefix: "triage_", id: conversation.id)
                 return OpenConversation(
                     conversation: conversation, queueRank: row["queue_rank"], triage: triage,
-                    lastVisitorMessageSeq: row["last_visitor_seq"] ?? 0, readerReadSeq: row["reader_read_seq"] ?? 0,
+                    lastVisitorMessageSeq: row["last_visitor_seq"] ?? 0, lastVisitorMessageAt: SQLiteRows.optionalDate(row, "last_visitor_at"),
+                    readerReadSeq: row["reader_read_seq"] ?? 0,
                     waitingSince: SQLiteRows.optionalDate(row, "waiting_since"))
             }
         }

@@ -68,7 +68,10 @@ struct InboxTests {
             }
             #expect(try await server.http.get(path, token: agent.token, as: Triage.self) == tagged, "refusals change nothing")
 
-            // Assigned, it may be snoozed: it leaves Mine for Snoozed, and the counts say so.
+            // Assigned, it may be snoozed: it leaves Mine for Snoozed, and the counts say so. The
+            // visitor wrote before the snooze and nobody answered.
+            _ = try await server.http.post("/v1/conversations/\(conversation.id)/messages", SendMessageRequest(clientMessageID: "first", text: "Hello?"),
+                                           token: visitor.token, as: SendMessageResponse.self)
             _ = try await server.http.post("/v1/conversations/\(conversation.id)/accept", [String: String](), token: agent.token, as: Conversation.self)
             let until = Date().addingTimeInterval(3_600)
             #expect(try await server.http.send("PUT", path, TriageUpdate(snoozedUntil: .some(until)), token: agent.token).status == 200)

@@ -14,7 +14,8 @@ struct InboxViewsTests {
 
     func open(_ name: String, state: ConversationState, agent: AgentID? = nil, queue: QueueID? = nil, rank: Int64? = nil,
               updated: TimeInterval = 0, lastVisitor: Int64 = 0, read: Int64 = 0, waiting: TimeInterval? = nil,
-              tags: [String] = [], priority: ConversationPriority = .normal, snoozedFor: TimeInterval? = nil, snoozeSet: TimeInterval = -3_600) -> OpenConversation {
+              tags: [String] = [], priority: ConversationPriority = .normal, snoozedFor: TimeInterval? = nil, snoozeSet: TimeInterval = -3_600,
+              lastWritten: TimeInterval? = nil) -> OpenConversation {
         let id = ConversationID(rawValue: "cnv_" + name.padding(toLength: 26, withPad: "0", startingAt: 0).uppercased())
         let conversation = Conversation(id: id, appID: AppID.generate(), queueID: queue ?? support, visitorID: .generate(), subject: name,
                                         attributes: [:], state: state, agentID: agent, lastSeq: 10, createdAt: now.addingTimeInterval(-7_200),
@@ -22,6 +23,7 @@ struct InboxViewsTests {
         let triage = Triage(conversationID: id, tags: tags, priority: priority, snoozedUntil: snoozedFor.map { now.addingTimeInterval($0) },
                             updatedBy: nil, updatedAt: snoozedFor == nil && tags.isEmpty ? nil : now.addingTimeInterval(snoozeSet))
         return OpenConversation(conversation: conversation, queueRank: rank, triage: triage, lastVisitorMessageSeq: lastVisitor,
+                                lastVisitorMessageAt: (lastWritten ?? waiting).map { now.addingTimeInterval($0) },
                                 readerReadSeq: read, waitingSince: waiting.map { now.addingTimeInterval($0) })
     }
 
@@ -51,6 +53,12 @@ struct InboxViewsTests {
         // Ten minutes on, the snooze is over.
         #expect(names(.mine, all, at: now.addingTimeInterval(601)) == ["minewoken", "minesnoozed", "mineunread", "mineold"])
         #expect(names(.snoozed, all, at: now.addingTimeInterval(601)).isEmpty)
+        // The visitor's newest message counts, not the start of their wait: they wrote before the
+        // snooze, then again after it.
+        let wroteAgain = open("again", state: .assigned, agent: me, waiting: -600, snoozedFor: 600, snoozeSet: -300, lastWritten: -10)
+        #expect(names(.mine, [wroteAgain]) == ["again"])
+        let wroteBefore = open("before", state: .assigned, agent: me, waiting: -600, snoozedFor: 600, snoozeSet: -300, lastWritten: -400)
+        #expect(names(.snoozed, [wroteBefore]) == ["before"])
         // A snooze on a conversation no longer assigned holds nothing back.
         let requeued = open("back", state: .queued, rank: 1, snoozedFor: 600)
         #expect(names(.queued, [requeued]) == ["back"])

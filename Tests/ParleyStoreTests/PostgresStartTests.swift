@@ -74,3 +74,51 @@ struct PostgresDeadNodeTests {
         try await dying.close()
     }
 }
+
+/// Newest-first search on PostgreSQL takes one of two paths by how many messages the planner
+/// expects to match (decision 0020): both must give the same pages. A cap of a million always takes
+/// the index's matches; a cap of 0 always walks the positions.
+@Suite("PostgreSQL search paths", .enabled(if: TestStore.postgresURL != nil, "set PARLEY_TEST_DATABASE_URL"))
+struct PostgresSearchPathTests {
+    @Test func fewMatchesAndManyMatches_giveTheSamePages() async throws {
+        let (fresh, drop) = try await PostgresAdmin.freshDatabase(url: try #require(TestStore.postgresURL))
+        defer { Task { await drop() } }
+        var wide = fresh
+        wide.searchCandidateCap = 1_000_000
+        var narrow = fresh
+        narrow.searchCandidateCap = 0
+        let store = try await PostgresStore(configuration: wide)
+        let app = App(id: .generate(), name: "Acme", createdAt: Date())
+        try await store.insertApp(app, secretKey: "sk")
+        let queue = Queue(id: .generate(), appID: app.id, name: "Support", createdAt: Date())
+        try await store.insertQueue(queue)
+        let visitor = try await store.upsertVisitor(app: app.id, deviceID: "device-1", profile: .init(name: "Vera"), at: Date())
+        let id = ConversationID.generate()
+        _ = try await store.commit(.open(.init(id: id, appID: app.id, queueID: queue.id, visitorID: visitor.id, visitorName: "Vera",
+                                               subject: nil, attributes: [:], queueRank: 1, at: Date())))
+        for index in 0..<7 {
+            _ = try await store.commit(.postMessage(.init(conversationID: id, appID: app.id, author: .visitor(visitor.id, name: "Vera"),
+                                                          clientMessageID: "m-\(index)", text: index == 3 ? "parcel lost" : "parcel \(index)",
+                                                          reopenRank: 1, at: Date())))
+        }
+        let other = try await PostgresStore(configuration: narrow)
+        func pages(_ store: PostgresStore, _ text: String) async throws -> [[Int64]] {
+            var pages: [[Int64]] = []
+            var before: Int64?
+            while true {
+                let rows = try await store.searchMessages(SearchQuery(appID: app.id, terms: SearchText.queryTerms(text), text: text, limit: 3),
+                                                          page: .newest(before: before))
+                if rows.isEmpty { return pages }
+                pages.append(rows.map(\.event.seq))
+                before = rows.last?.position
+            }
+        }
+        let everyMessage = try await pages(store, "parcel")
+        #expect(everyMessage == [[8, 7, 6], [5, 4, 3], [2]], "newest first, paged")
+        #expect(try await pages(other, "parcel") == everyMessage, "walking the positions gives the same pages")
+        #expect(try await pages(store, "lost") == [[5]])
+        #expect(try await pages(other, "lost") == [[5]])
+        try await other.close()
+        try await store.close()
+    }
+}

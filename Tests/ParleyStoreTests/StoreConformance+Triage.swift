@@ -54,6 +54,7 @@ extension StoreConformance {
         #expect(row.lastVisitorMessageSeq == second.seq)
         #expect(row.readerReadSeq == firstUnanswered.seq)
         #expect(row.waitingSince == firstUnanswered.createdAt)
+        #expect(row.lastVisitorMessageAt == second.createdAt)
         let theirs = try #require(try await store.openConversations(app: fixture.app.id, reader: fixture.otherAgent.id).first)
         #expect(theirs.readerReadSeq == 0, "read markers are the reader's own")
         // An agent's answer ends the wait.

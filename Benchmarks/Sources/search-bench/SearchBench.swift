@@ -9,7 +9,8 @@ import ParleyStoreSQLite
 /// queries beside the floor of the same run (reading one conversation by id).
 ///
 ///     search-bench sqlite [messages] [queries]
-///     search-bench postgres://user@host:port/db [messages] [queries]     (an empty database)
+///     search-bench postgres://user@host:port/db [messages] [queries]     (an empty database, or one
+///                                                                       that holds an earlier run's corpus)
 @main
 struct SearchBench {
     static func main() async throws {
@@ -27,7 +28,15 @@ struct SearchBench {
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = Corpus(seed: 0x5EA5C4)
-        let app = try await build(store, corpus: corpus, messages: messages)
+        // A PostgreSQL database that already holds the corpus (from an earlier run) is measured as it is.
+        let app: (AppID, [ConversationID])
+        if let existing = try await store.apps().first(where: { $0.name == "search-bench" }) {
+            let ids = try await store.conversations(ConversationQuery(appID: existing.id, limit: 1_000_000)).map(\.id)
+            print("corpus: reusing the \(ids.count) conversations already stored")
+            app = (existing.id, ids)
+        } else {
+            app = try await build(store, corpus: corpus, messages: messages)
+        }
         let label = target == "sqlite" ? "SQLite" : "PostgreSQL"
         try await measure(store, app: app, corpus: corpus, queries: queries, page: .newest(before: nil), label: "\(label), newest first (the default)")
         try await measure(store, app: app, corpus: corpus, queries: queries, page: .relevance(offset: 0), label: "\(label), by relevance")

@@ -95,7 +95,7 @@ enum InboxViews {
     /// it was set (the visitor's message needs an answer now), whichever comes first.
     static func isAsleep(_ open: OpenConversation, now: Date) -> Bool {
         guard open.conversation.state == .assigned, open.triage.isSnoozed(at: now) else { return false }
-        if let waiting = open.waitingSince, let set = open.triage.updatedAt, waiting > set { return false }
+        if let written = open.lastVisitorMessageAt, let set = open.triage.updatedAt, written > set { return false }
         return true
     }
 
