@@ -55,6 +55,11 @@ public final class SQLiteStore: ParleyStore {
             }
         }
         pool = try DatabasePool(path: path, configuration: config)
+        // GRDB switches the writer to WAL after `prepareDatabase` and sets `synchronous = NORMAL`
+        // as it does (Database.setUpWALMode): commits then return before the WAL reaches the disk,
+        // and a power cut loses acknowledged messages (scripts/faults/power-loss.sh found it). Set
+        // FULL again on the writer, once it is in WAL mode.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         blobs = try FileBlobStore(root: URL(fileURLWithPath: path + "-attachments", isDirectory: true))
         try SQLiteMigrations.makeMigrator().migrate(pool)
         storedEpoch = try pool.write { db in

@@ -47,4 +47,18 @@ struct WALCheckpointerTests {
         #expect(try await reopened.events(id, app: fixture.app.id, afterSeq: 0, limit: 2_000).count == 1_501)
         try await reopened.close()
     }
+
+    /// The writer fsyncs the WAL at every commit: GRDB sets `synchronous = NORMAL` when it turns WAL
+    /// on, after the configuration's own FULL, so the store sets FULL again (power-loss finding F1).
+    @Test func theWriter_syncsEveryCommit() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(path: folder.appendingPathComponent("parley.sqlite").path)
+        let writer = try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(writer == 2, "FULL is 2; NORMAL is 1")
+        let journal = try await store.pool.write { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(journal == "wal")
+        try await store.close()
+    }
 }
