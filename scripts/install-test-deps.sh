@@ -8,7 +8,7 @@
 # otherwise prints the one command that does and fails. Installs nothing when all is there.
 set -euo pipefail
 
-packages=(libsqlite3-dev postgresql-15 chromium chromium-driver fonts-noto-color-emoji python3-venv python3-pip python3-aiosmtpd)
+packages=(libsqlite3-dev postgresql-15 chromium chromium-driver fonts-noto-color-emoji python3-venv python3-pip python3-aiosmtpd fuse3 libfuse3-3 iptables)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

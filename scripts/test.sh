@@ -43,6 +43,18 @@ swift test --skip-build
 # About a minute and a half: three schemathesis passes (visitor, agent, admin routes), every phase.
 bash Tests/API/run.sh
 
+# Faults beyond kill -9 (docs/reliability.md): power cuts on a FUSE filesystem that drops what was
+# not synced, packet loss and resets, a reader that stops, a server that stalls mid-frame, a node
+# cut off from PostgreSQL. Short versions; they need root for namespaces, iptables and FUSE.
+faults=(env PARLEY_BIN_DIR="$(swift build --show-bin-path)" bash scripts/faults/ci.sh)
+if [ "$(id -u)" = 0 ]; then
+    "${faults[@]}"
+elif sudo -n true 2>/dev/null; then
+    sudo "${faults[@]}"
+else
+    echo "!! the fault scenarios (scripts/faults/ci.sh) need root or password-less sudo: they did NOT run" >&2
+fi
+
 if [ "${PARLEY_SKIP_BROWSER_TESTS:-0}" = "1" ]; then
     echo "!! PARLEY_SKIP_BROWSER_TESTS=1: the agent desk's and the chat page's Chromium suites did NOT run" >&2
     exit 0

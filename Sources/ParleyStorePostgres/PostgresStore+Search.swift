@@ -107,59 +107,73 @@ extension PostgresStore {
                 order: "ORDER BY ts_rank(s.words, $1::tsquery) DESC, s.position DESC LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)",
                 bindings)
         case .newest(let before):
-            // PostgreSQL's planner knows roughly how many messages match, but assumes they are
-            // spread evenly: for a rare word it walks the positions backwards through hundreds of
-            // thousands of rows. So the store asks for the estimate and chooses itself: up to
-            // `searchCandidateCap` matches, it takes them through the GIN index, sorts their
-            // positions and joins only the page (`position + 0` keeps the planner off the
-            // primary key's order); more, and walking the positions backwards finds a page within
-            // a few thousand rows.
-            var bindings = PostgresBindings()
-            var filters = PostgresSearchIndex.filters(query, &bindings)
-            bindings.append(tsquery)
-            let tsqueryParameter = "$\(bindings.count)::tsquery"
-            var window = "words @@ \(tsqueryParameter)"
-            if let before {
-                bindings.append(before)
-                window += " AND position < $\(bindings.count)"
-            }
-            let estimate = try await estimatedMatches(tsquery)
-            if estimate <= searchCandidateCap {
-                // Enough of the newest matches to fill the page after the filters; read again with
-                // more when the filters dropped too many.
-                var reach = query.limit
+            // PostgreSQL's planner misjudges how many messages a word matches (a prefix by a factor
+            // of six), and either walks a million positions for a rare word or sorts tens of
+            // thousands of matches for a common one. So the store bounds both itself, in one
+            // transaction: first it walks back through the newest `searchRecentWindow` positions
+            // (bitmap scans off); a word common enough fills the page there. Otherwise the word
+            // is rare in that window, so few older messages match it either: those come through
+            // the GIN index (index scans off), sorted by position, and only the page is joined.
+            return try await transaction { connection in
+                var bindings = PostgresBindings()
+                let filters = PostgresSearchIndex.filters(query, &bindings)
+                bindings.append(tsquery)
+                let match = "$\(bindings.count)::tsquery"
+                let top: Int64
+                if let before {
+                    top = before
+                } else {
+                    top = try await rows("SELECT coalesce(max(position), 0) + 1 AS top FROM message_search", on: connection)
+                        .first.map { try $0["top"].decode(Int64.self) } ?? 1
+                }
+                let floor = max(0, top - Int64(searchRecentWindow))
+                var recent = bindings
+                recent.append(top)
+                let topParameter = "$\(recent.count)"
+                recent.append(floor)
+                let floorParameter = "$\(recent.count)"
+                recent.append(Int64(query.limit))
+                try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger)
+                let newest = try await messageRows(
+                    from: "message_search s",
+                    where: "s.position < \(topParameter) AND s.position >= \(floorParameter) AND s.words @@ \(match) AND \(filters)",
+                    order: "ORDER BY s.position DESC LIMIT $\(recent.count)", recent, on: connection)
+                if newest.count == query.limit || floor == 0 { return newest }
+
+                try await connection.query("SET LOCAL enable_bitmapscan = on", logger: logger)
+                var reach = query.limit - newest.count
                 while true {
+                    try await connection.query("SET LOCAL enable_indexscan = off", logger: logger)
+                    try await connection.query("SET LOCAL enable_indexonlyscan = off", logger: logger)
+                    var older = PostgresBindings()
+                    older.append(tsquery)
+                    older.append(floor)
+                    older.append(Int64(reach))
+                    let positions = try await rows(PostgresQuery(
+                        unsafeSQL: "SELECT position FROM message_search WHERE words @@ $1::tsquery AND position < $2 ORDER BY position DESC LIMIT $3",
+                        binds: older), on: connection).map { try $0["position"].decode(Int64.self) }
+                    try await connection.query("SET LOCAL enable_indexscan = on", logger: logger)
+                    try await connection.query("SET LOCAL enable_indexonlyscan = on", logger: logger)
+                    guard !positions.isEmpty else { return newest }
                     var page = bindings
-                    page.append(Int64(reach))
-                    let reachParameter = "$\(page.count)"
-                    page.append(Int64(query.limit))
+                    page.append(positions)
+                    let positionsParameter = "$\(page.count)"
+                    page.append(Int64(query.limit - newest.count))
                     let rows = try await messageRows(
-                        from: "(SELECT position, conversation_id, seq FROM message_search WHERE \(window) ORDER BY position + 0 DESC LIMIT \(reachParameter)) s",
-                        where: filters, order: "ORDER BY s.position DESC LIMIT $\(page.count)", page)
-                    if rows.count == query.limit || reach >= min(searchCandidateCap, estimate * 2) { return rows }
-                    reach = min(reach * 8, searchCandidateCap)
+                        from: "message_search s", where: "s.position = ANY(\(positionsParameter)) AND \(filters)",
+                        order: "ORDER BY s.position DESC LIMIT $\(page.count)", page, on: connection)
+                    // The filters may drop some: read further back until the page is full or
+                    // nothing older matches.
+                    if newest.count + rows.count == query.limit || positions.count < reach { return newest + rows }
+                    reach *= 8
                 }
             }
-            bindings.append(Int64(query.limit))
-            return try await messageRows(
-                from: "message_search s", where: "s.\(window.replacingOccurrences(of: "position <", with: "s.position <")) AND \(filters)",
-                order: "ORDER BY s.position DESC LIMIT $\(bindings.count)", bindings)
         }
     }
 
-    /// The planner's estimate of how many messages match.
-    private func estimatedMatches(_ tsquery: String) async throws -> Int {
-        var bindings = PostgresBindings()
-        bindings.append(tsquery)
-        let plan = try await rows(PostgresQuery(unsafeSQL: "EXPLAIN SELECT 1 FROM message_search WHERE words @@ $1::tsquery", binds: bindings))
-        guard let line = try plan.first.map({ try $0["QUERY PLAN"].decode(String.self) }),
-              let range = line.range(of: #"rows=(\d+)"#, options: .regularExpression)
-        else { return .max }
-        return Int(line[range].dropFirst("rows=".count)) ?? .max
-    }
-
     /// Matching messages with their conversation, visitor and event.
-    private func messageRows(from source: String, where clause: String, order: String, _ bindings: PostgresBindings) async throws -> [MessageSearchRow] {
+    private func messageRows(from source: String, where clause: String, order: String, _ bindings: PostgresBindings,
+                             on connection: PostgresConnection? = nil) async throws -> [MessageSearchRow] {
         let sql = """
             SELECT s.position, c.*, v.name AS visitor_name, v.email AS visitor_email, v.user_id AS visitor_user_id, e.body AS body
             FROM \(source)
@@ -169,7 +183,7 @@ extension PostgresStore {
             WHERE \(clause)
             \(order)
             """
-        return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: bindings), on: connection).map { row in
             MessageSearchRow(conversation: try PostgresRows.conversation(row), visitor: try PostgresSearchIndex.visitor(row),
                              event: try PostgresRows.event(row), position: try row["position"].decode(Int64.self))
         }

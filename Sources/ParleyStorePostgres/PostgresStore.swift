@@ -32,9 +32,9 @@ public final class PostgresStore: ParleyStore {
         /// `parley_node_notice_payloads_total`, `parley_commit_batch_size`,
         /// `parley_commit_transaction_seconds`). Default nil: none.
         public var metricsFactory: (any MetricsFactory)?
-        /// The most matching messages a newest-first search reads through the full-text index
-        /// before it walks messages newest first instead (decision 0020); 0 always walks. Default 5,000.
-        public var searchCandidateCap: Int = 5_000
+        /// How many of the newest messages a newest-first search walks through before it asks
+        /// the full-text index for older matches (decision 0020); 0 always asks the index. Default 20,000.
+        public var searchRecentWindow: Int = 20_000
 
         public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil) {
             self.host = host
@@ -69,8 +69,8 @@ public final class PostgresStore: ParleyStore {
 
     let client: PostgresClient
     let logger: Logger
-    /// See ``Configuration/searchCandidateCap``.
-    let searchCandidateCap: Int
+    /// See ``Configuration/searchRecentWindow``.
+    let searchRecentWindow: Int
     /// Attachments' bytes, in chunks in the database.
     public var blobs: any BlobStore { PostgresBlobStore(store: self) }
     /// This process among the nodes sharing the database: notices carry it, so a node skips its own.
@@ -116,7 +116,7 @@ public final class PostgresStore: ParleyStore {
         }
         let client = PostgresClient(configuration: config, backgroundLogger: configuration.logger)
         self.client = client
-        searchCandidateCap = max(0, configuration.searchCandidateCap)
+        searchRecentWindow = max(0, configuration.searchRecentWindow)
         logger = configuration.logger
         let logger = configuration.logger
         notices = NoticeBatcher(logger: logger, metricsFactory: configuration.metricsFactory) { payload in

@@ -75,18 +75,20 @@ struct PostgresDeadNodeTests {
     }
 }
 
-/// Newest-first search on PostgreSQL takes one of two paths by how many messages the planner
-/// expects to match (decision 0020): both must give the same pages. A cap of a million always takes
-/// the index's matches; a cap of 0 always walks the positions.
+/// Newest-first search on PostgreSQL walks the newest positions, then asks the index for older
+/// matches (decision 0020): pages must be the same wherever that boundary falls. A window of a
+/// million walks everything; 0 asks the index for everything; 4 splits a page in two.
 @Suite("PostgreSQL search paths", .enabled(if: TestStore.postgresURL != nil, "set PARLEY_TEST_DATABASE_URL"))
 struct PostgresSearchPathTests {
     @Test func fewMatchesAndManyMatches_giveTheSamePages() async throws {
         let (fresh, drop) = try await PostgresAdmin.freshDatabase(url: try #require(TestStore.postgresURL))
         defer { Task { await drop() } }
         var wide = fresh
-        wide.searchCandidateCap = 1_000_000
+        wide.searchRecentWindow = 1_000_000
         var narrow = fresh
-        narrow.searchCandidateCap = 0
+        narrow.searchRecentWindow = 0
+        var split = fresh
+        split.searchRecentWindow = 2
         let store = try await PostgresStore(configuration: wide)
         let app = App(id: .generate(), name: "Acme", createdAt: Date())
         try await store.insertApp(app, secretKey: "sk")
@@ -115,9 +117,11 @@ struct PostgresSearchPathTests {
         }
         let everyMessage = try await pages(store, "parcel")
         #expect(everyMessage == [[8, 7, 6], [5, 4, 3], [2]], "newest first, paged")
-        #expect(try await pages(other, "parcel") == everyMessage, "walking the positions gives the same pages")
-        #expect(try await pages(store, "lost") == [[5]])
-        #expect(try await pages(other, "lost") == [[5]])
+        #expect(try await pages(other, "parcel") == everyMessage, "the index alone gives the same pages")
+        let splitting = try await PostgresStore(configuration: split)
+        #expect(try await pages(splitting, "parcel") == everyMessage, "half walked, half from the index")
+        for each in [store, other, splitting] { #expect(try await pages(each, "lost") == [[5]]) }
+        try await splitting.close()
         try await other.close()
         try await store.close()
     }

@@ -25,14 +25,8 @@ struct InboxRequest: Sendable, Hashable {
             guard let priority = ConversationPriority(rawValue: name) else { throw APIError.badRequest("priority: low, normal, high or urgent") }
             return priority
         }
-        filter.queueID = try query.get("queue_id").map { text in
-            guard let id = QueueID(validating: text) else { throw APIError.badRequest("queue_id: not a queue id") }
-            return id
-        }
-        filter.agentID = try query.get("agent_id").map { text in
-            guard let id = AgentID(validating: text) else { throw APIError.badRequest("agent_id: not an agent id") }
-            return id
-        }
+        filter.queueID = try request.optionalIdentifier("queue_id", kind: "a queue id")
+        filter.agentID = try request.optionalIdentifier("agent_id", kind: "an agent id")
         if view == .agent, filter.agentID == nil { throw APIError.badRequest("agent_id: the teammate whose conversations to list") }
         if view == .queue, filter.queueID == nil { throw APIError.badRequest("queue_id: the queue to list") }
         limit = try request.integer("limit", default: 100, range: 1...500)

@@ -45,14 +45,8 @@ struct SearchRequest: Sendable, Hashable {
                 return state
             })
         }
-        queueID = try query.get("queue_id").map { text in
-            guard let id = QueueID(validating: text) else { throw APIError.badRequest("queue_id: not a queue id") }
-            return id
-        }
-        agentID = try query.get("agent_id").map { text in
-            guard let id = AgentID(validating: text) else { throw APIError.badRequest("agent_id: not an agent id") }
-            return id
-        }
+        queueID = try request.optionalIdentifier("queue_id", kind: "a queue id")
+        agentID = try request.optionalIdentifier("agent_id", kind: "an agent id")
         from = try Self.date(query.get("from"), name: "from")
         to = try Self.date(query.get("to"), name: "to")
         if let from, let to, from >= to { throw APIError.badRequest("to: must be after from") }

@@ -31,3 +31,14 @@ extension Request {
         return parsed
     }
 }
+
+/// Query items as typed ids, with a 400 naming the item when one is malformed.
+extension Request {
+    /// `name` as an id, or nil when the query does not have it.
+    /// - Parameter kind: what the id names, for the refusal ("not a queue id").
+    func optionalIdentifier<Kind>(_ name: String, kind: String) throws -> Identifier<Kind>? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        guard let id = Identifier<Kind>(validating: text) else { throw APIError.badRequest("\(name): not \(kind)") }
+        return id
+    }
+}
