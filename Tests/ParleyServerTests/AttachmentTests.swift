@@ -37,6 +37,22 @@ struct AttachmentTests {
             .filter { !$0.hasPrefix("staging") && $0.count == 67 }
     }
 
+    /// A stored row whose file is gone is answered with a 500 before any header, never a 200 whose
+    /// body never comes (scripts/faults/FINDINGS.md, F2).
+    @Test func aMissingFile_isA500_notAnEmptyDownload() async throws {
+        try await withServer { server in
+            let visitor = try await server.visitor()
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            let reply = try await Self.upload(server, Self.path(conversation.id, name: "doc.pdf", id: "f-gone"), Self.pdf, token: visitor.token)
+            let attachment = try #require(try reply.decode(SendMessageResponse.self).event.message?.attachment)
+            let root = try #require(server.sqlite?.blobs as? FileBlobStore).root
+            for blob in try Self.storedBlobs(server) { try FileManager.default.removeItem(at: root.appendingPathComponent(blob)) }
+            let download = try await server.http.request("GET", "/v1/conversations/\(conversation.id)/attachments/\(attachment.id)", token: visitor.token)
+            #expect(download.status == 500)
+            #expect(try download.decode(ErrorBody.self).error.code == "file_missing")
+        }
+    }
+
     @Test func upload_becomesAMessage_andDownloadsByteForByte_wholeAndByRange() async throws {
         try await withServer { server in
             let visitor = try await server.visitor()

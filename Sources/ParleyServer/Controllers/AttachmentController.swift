@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import ParleyCore
 import ParleyStore
@@ -30,6 +31,13 @@ struct AttachmentController {
             let caller = try context.requireCaller()
             let id: AttachmentID = try context.identifier("attachment", notFound: "attachment not found")
             let record = try await attachments.download(id, of: try context.conversationID(), by: caller)
+            // A stored row whose file is gone (disk damage, an incomplete restore) is the server's
+            // fault and said so before any header: a 200 whose body never comes has clients retry
+            // for ever (scripts/faults/FINDINGS.md, F2).
+            guard try await store.blobs.contains(sha256: record.attachment.sha256) else {
+                context.logger.error("attachment file missing", metadata: ["parley.attachment": "\(id)"])
+                throw APIError(status: .internalServerError, code: "file_missing", message: "the attachment's stored file is missing")
+            }
             return try AttachmentResponse(record: record, range: request.headers[.range], blobs: store.blobs).response()
         }
 
