@@ -1,12 +1,8 @@
 import Foundation
 
 /// How urgent a conversation is, as agents set it.
-public enum ConversationPriority: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+public enum ConversationPriority: String, Hashable, Sendable, Codable, CaseIterable {
     case low, normal, high, urgent
-
-    /// Lower is less urgent.
-    var rank: Int { Self.allCases.firstIndex(of: self)! }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// What agents note about a conversation to sort their work: tags, priority and a snooze. Never
