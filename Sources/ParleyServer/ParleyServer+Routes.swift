@@ -23,6 +23,7 @@ extension ParleyServer {
         LifecycleController(settings: settings, availability: availability, masking: masking, store: store).addRoutes(to: api)
         TeamController(store: store, routing: routing).addRoutes(to: api)
         SearchController(search: SearchService(store: store)).addRoutes(to: api)
+        ReportController(reports: ReportService(store: store), store: store, clock: configuration.clock).addRoutes(to: api)
         AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store).addRoutes(to: api)
         WebhookController(webhooks: webhooks, store: store).addRoutes(to: api)
         CallbackController(callbacks: callbacks, settings: settings, store: store, servesTLS: configuration.tls != nil).addRoutes(to: api)

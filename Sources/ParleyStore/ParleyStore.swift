@@ -12,7 +12,7 @@ import ParleyCore
 ///   events with a gap-free, strictly increasing seq.
 /// - Resending a message with the same client message id returns the stored event; the same id with
 ///   other content throws ``StoreError/idempotencyConflict(_:)``.
-public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore, PushDeliveryStore, SearchStore, TriageStore {
+public protocol ParleyStore: AccountStore, ConversationStore, SettingsStore, OutboxStore, AttachmentStore, WebhookStore, PushDeviceStore, PushDeliveryStore, SearchStore, TriageStore, ReportStore {
     /// A random id fixed when the database was created. A client whose cursor belongs to another
     /// epoch (a restored backup, a new database) must resync from scratch.
     func epoch() async throws -> String

@@ -240,6 +240,15 @@ enum PostgresMigrations {
                 updated_by TEXT, updated_at BIGINT NOT NULL)
             """,
         ]),
+        // Reports (issue 18) read an app's conversations by when they started. Search walks one
+        // app's newest messages, never another app's: each indexed message names its app.
+        ("0019-reports", [
+            "CREATE INDEX conversations_app_created ON conversations(app_id, created_at)",
+            "ALTER TABLE message_search ADD COLUMN app_id TEXT",
+            "UPDATE message_search s SET app_id = c.app_id FROM conversations c WHERE c.id = s.conversation_id",
+            "ALTER TABLE message_search ALTER COLUMN app_id SET NOT NULL",
+            "CREATE INDEX message_search_app ON message_search(app_id, position)",
+        ]),
     ]
 
     /// Work a migration does beyond its SQL, in the same transaction: indexing what is stored.

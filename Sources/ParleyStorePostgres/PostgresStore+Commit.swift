@@ -105,7 +105,8 @@ extension PostgresStore {
                     WITH touched AS (
                         UPDATE conversations SET last_seq = \(lastSeq), updated_at = \(Timestamp.millis(updatedAt)) WHERE id = \(id.rawValue)),
                     indexed AS (
-                        INSERT INTO message_search (conversation_id, seq, words) VALUES (\(event.conversationID.rawValue), \(event.seq), \(words)::tsvector))
+                        INSERT INTO message_search (app_id, conversation_id, seq, words)
+                        SELECT app_id, id, \(event.seq), \(words)::tsvector FROM conversations WHERE id = \(id.rawValue))
                     INSERT INTO events (conversation_id, seq, type, author_role, author_id, client_message_id, body, created_at)
                     VALUES (\(event.conversationID.rawValue), \(event.seq), \(event.body.type), \(event.author.role.rawValue), \(event.author.id),
                         \(event.clientMessageID), \(json), \(Timestamp.millis(event.createdAt)))

@@ -34,8 +34,14 @@ enum PostgresSearchIndex {
         terms.map { $0.count < 2 ? "'\($0)'" : "'\($0)':*" }.joined(separator: " & ")
     }
 
-    /// Indexes the messages among `events`, in one INSERT on the committing connection.
+    /// Indexes the messages among `events`, in one INSERT on the committing connection, each
+    /// with its conversation's app (read in the same statement: a batch may hold several apps).
     static func insert(_ events: [ConversationEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        try await insert(events, namingApps: true, on: connection, logger: logger)
+    }
+
+    /// `namingApps` false writes the table as migration 0017 made it, before 0019 added `app_id`.
+    private static func insert(_ events: [ConversationEvent], namingApps: Bool, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = events.compactMap { event in vector(event).map { (event, $0) } }
         guard !rows.isEmpty else { return }
         var binds = PostgresBindings(capacity: rows.count * 3)
@@ -44,12 +50,20 @@ enum PostgresSearchIndex {
             binds.append(event.seq)
             binds.append(vector)
         }
-        let sql = "INSERT INTO message_search (conversation_id, seq, words) VALUES "
-            + PostgresStore.placeholders(rows: rows.count, casts: ["", "", "::tsvector"])
+        let values = PostgresStore.placeholders(rows: rows.count, casts: ["::text", "::bigint", "::tsvector"])
+        // The VALUES keep their order, so positions follow the events' order.
+        let sql = namingApps
+            ? """
+              INSERT INTO message_search (app_id, conversation_id, seq, words)
+              SELECT c.app_id, v.conversation_id, v.seq, v.words FROM (VALUES \(values)) AS v(conversation_id, seq, words)
+              JOIN conversations c ON c.id = v.conversation_id
+              """
+            : "INSERT INTO message_search (conversation_id, seq, words) VALUES " + values
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
     }
 
-    /// Indexes every stored message, oldest first, a thousand at a time (migration 0017-search).
+    /// Indexes every stored message, oldest first, a thousand at a time (migration 0017-search;
+    /// migration 0019 then names each row's app).
     @Sendable static func backfill(_ connection: PostgresConnection, logger: Logger) async throws {
         var after = (Int64.min, "", Int64(0))
         while true {
@@ -60,7 +74,7 @@ enum PostgresSearchIndex {
                 ORDER BY created_at, conversation_id, seq LIMIT 1000
                 """, logger: logger).collect().map { $0.makeRandomAccess() }
             guard let last = rows.last else { return }
-            try await insert(try rows.map(PostgresRows.event), on: connection, logger: logger)
+            try await insert(try rows.map(PostgresRows.event), namingApps: false, on: connection, logger: logger)
             after = (try last["created_at"].decode(Int64.self), try PostgresRows.string(last, "conversation_id"), try last["seq"].decode(Int64.self))
         }
     }
@@ -110,25 +124,26 @@ extension PostgresStore {
             // PostgreSQL's planner misjudges how many messages a word matches (a prefix by a factor
             // of six), and either walks a million positions for a rare word or sorts tens of
             // thousands of matches for a common one. So the store bounds both itself, in one
-            // transaction: first it walks back through the newest `searchRecentWindow` positions
-            // (bitmap scans off); a word common enough fills the page there. Otherwise the word
-            // is rare in that window, so few older messages match it either: those come through
-            // the GIN index (index scans off), sorted by position, and only the page is joined.
+            // transaction: first it walks back through the app's newest `searchRecentWindow`
+            // messages (bitmap scans off, so the (app, position) index is walked); a word common
+            // enough fills the page there. Otherwise the word is rare in that window, so few older
+            // messages match it either: those come through the GIN index (index scans off),
+            // sorted by position, and only the page is joined.
             return try await transaction { connection in
                 var bindings = PostgresBindings()
+                // The filters bind the app first, as $1.
                 let filters = PostgresSearchIndex.filters(query, &bindings)
                 bindings.append(tsquery)
                 let match = "$\(bindings.count)::tsquery"
-                let top: Int64
-                if let before {
-                    top = before
-                } else {
-                    top = try await rows("SELECT coalesce(max(position), 0) + 1 AS top FROM message_search", on: connection)
-                        .first.map { try $0["top"].decode(Int64.self) } ?? 1
-                }
-                let floor = max(0, top - Int64(searchRecentWindow))
+                var edge = PostgresBindings()
+                edge.append(query.appID.rawValue)
+                edge.append(before ?? Int64.max)
+                edge.append(Int64(searchRecentWindow))
+                let floor = try await rows(PostgresQuery(
+                    unsafeSQL: "SELECT position FROM message_search WHERE app_id = $1 AND position < $2 ORDER BY position DESC OFFSET $3 LIMIT 1",
+                    binds: edge), on: connection).first.map { try $0["position"].decode(Int64.self) } ?? 0
                 var recent = bindings
-                recent.append(top)
+                recent.append(before ?? Int64.max)
                 let topParameter = "$\(recent.count)"
                 recent.append(floor)
                 let floorParameter = "$\(recent.count)"
@@ -136,7 +151,7 @@ extension PostgresStore {
                 try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger)
                 let newest = try await messageRows(
                     from: "message_search s",
-                    where: "s.position < \(topParameter) AND s.position >= \(floorParameter) AND s.words @@ \(match) AND \(filters)",
+                    where: "s.app_id = $1 AND s.position < \(topParameter) AND s.position >= \(floorParameter) AND s.words @@ \(match) AND \(filters)",
                     order: "ORDER BY s.position DESC LIMIT $\(recent.count)", recent, on: connection)
                 if newest.count == query.limit || floor == 0 { return newest }
 
@@ -147,10 +162,11 @@ extension PostgresStore {
                     try await connection.query("SET LOCAL enable_indexonlyscan = off", logger: logger)
                     var older = PostgresBindings()
                     older.append(tsquery)
+                    older.append(query.appID.rawValue)
                     older.append(floor)
                     older.append(Int64(reach))
                     let positions = try await rows(PostgresQuery(
-                        unsafeSQL: "SELECT position FROM message_search WHERE words @@ $1::tsquery AND position < $2 ORDER BY position DESC LIMIT $3",
+                        unsafeSQL: "SELECT position FROM message_search WHERE words @@ $1::tsquery AND app_id = $2 AND position < $3 ORDER BY position DESC LIMIT $4",
                         binds: older), on: connection).map { try $0["position"].decode(Int64.self) }
                     try await connection.query("SET LOCAL enable_indexscan = on", logger: logger)
                     try await connection.query("SET LOCAL enable_indexonlyscan = on", logger: logger)

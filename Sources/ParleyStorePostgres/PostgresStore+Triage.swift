@@ -36,20 +36,10 @@ extension PostgresStore {
     }
 
     public func openConversations(app: AppID, reader: AgentID) async throws -> [OpenConversation] {
-        var numbered = ""
-        var count = 0
-        for character in OpenConversationSQL.select {
-            if character == "?" {
-                count += 1
-                numbered += "$\(count)"
-            } else {
-                numbered.append(character)
-            }
-        }
         var bindings = PostgresBindings()
         bindings.append(reader.rawValue)
         bindings.append(app.rawValue)
-        return try await rows(PostgresQuery(unsafeSQL: numbered, binds: bindings)).map { row in
+        return try await rows(PostgresQuery(unsafeSQL: Self.numbered(OpenConversationSQL.select), binds: bindings)).map { row in
             let conversation = try PostgresRows.conversation(row)
             let triaged = try row["triage_updated_at"].decode(Int64?.self) != nil
             return OpenConversation(

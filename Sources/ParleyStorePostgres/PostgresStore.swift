@@ -32,7 +32,7 @@ public final class PostgresStore: ParleyStore {
         /// `parley_node_notice_payloads_total`, `parley_commit_batch_size`,
         /// `parley_commit_transaction_seconds`). Default nil: none.
         public var metricsFactory: (any MetricsFactory)?
-        /// How many of the newest messages a newest-first search walks through before it asks
+        /// How many of an app's newest messages a newest-first search walks through before it asks
         /// the full-text index for older matches (decision 0020); 0 always asks the index. Default 20,000.
         public var searchRecentWindow: Int = 20_000
 

@@ -373,6 +373,10 @@ enum SQLiteMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Reports (issue 18) read an app's conversations by when they started.
+        migrator.registerMigration("0019-reports") { db in
+            try db.execute(sql: "CREATE INDEX conversations_app_created ON conversations(app_id, created_at)")
+        }
         return migrator
     }
 }

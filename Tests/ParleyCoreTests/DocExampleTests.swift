@@ -90,7 +90,7 @@ struct DocExampleTests {
             entry(LinkPolicy.self), entry(PagePush.self), entry(PushDeviceRequest.self), entry(PushDevice.self), entry(PushContent.self),
             entry(RequestCallbackRequest.self), entry(CallbackView.self), entry(CallbackDialog.self), entry(CallbackOutcomeRequest.self),
             entry(CallbackSettings.self), entry(CallbackTextOverrides.self),
-            entry(PushSettings.self), entry(PushDeliveryList.self),
+            entry(PushSettings.self), entry(PushDeliveryList.self), entry(TeamReport.self), entry(ReportRatingList.self),
         ]
     }()
 

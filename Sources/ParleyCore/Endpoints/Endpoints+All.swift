@@ -7,6 +7,6 @@ extension AnyEndpoint {
         ServerEndpoints().all + SessionEndpoints().all + AgentEndpoints().all + ConversationEndpoints().all
             + TranscriptEndpoints().all + LifecycleEndpoints().all + TeamEndpoints().all + AdminEndpoints().all
             + AttachmentEndpoints().all + WebhookEndpoints().all + PushEndpoints().all + CallbackEndpoints().all
-            + DeskEndpoints().all
+            + DeskEndpoints().all + ReportEndpoints().all
     }
 }

@@ -91,29 +91,26 @@ enum SearchCursor: Sendable, Hashable {
 
     /// Reads a cursor this server wrote; nil for anything else.
     init?(_ text: String) {
-        guard let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
-        let parts = plain.split(separator: ":", omittingEmptySubsequences: false)
-        switch (parts.first, parts.count) {
-        case ("n", 2):
-            guard let position = Int64(parts[1]), position > 0 else { return nil }
+        switch PageCursorText.decode(text) {
+        case ("n", let fields)?:
+            guard fields.count == 1, let position = Int64(fields[0]), position > 0 else { return nil }
             self = .newest(before: position)
-        case ("r", 2):
-            guard let offset = Int(parts[1]), offset > 0, offset <= 1_000_000 else { return nil }
+        case ("r", let fields)?:
+            guard let offset = PageCursorText.offset(fields) else { return nil }
             self = .relevance(offset: offset)
-        case ("c", 3):
-            guard let millis = Int64(parts[1]), let id = ConversationID(validating: String(parts[2])) else { return nil }
-            self = .conversations(.init(updatedAt: Timestamp.date(millis: millis), id: id))
+        case ("c", let fields)?:
+            guard let position = PageCursorText.position(fields) else { return nil }
+            self = .conversations(position)
         default:
             return nil
         }
     }
 
     var text: String {
-        let plain = switch self {
-        case .newest(let position): "n:\(position)"
-        case .relevance(let offset): "r:\(offset)"
-        case .conversations(let position): "c:\(Timestamp.millis(position.updatedAt)):\(position.id.rawValue)"
+        switch self {
+        case .newest(let position): PageCursorText.encode("n", [String(position)])
+        case .relevance(let offset): PageCursorText.encode("r", PageCursorText.offsetFields(offset))
+        case .conversations(let position): PageCursorText.encode("c", PageCursorText.positionFields(position))
         }
-        return Data(plain.utf8).base64URLEncoded
     }
 }
