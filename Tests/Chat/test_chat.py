@@ -1,6 +1,7 @@
 """A whole chat as a visitor in the page, with the admin as the agent over HTTP and a socket:
 joined, typing both ways, delivery states and read receipts both ways, links, long and multi-line
-text, emoji, files both ways, ending, and the transcript (email, save, print)."""
+text, emoji, files both ways, ending, the agent leaving (a transfer, the end), and the transcript
+(email, save, print)."""
 import base64
 
 from selenium.webdriver.common.by import By
@@ -152,3 +153,27 @@ def test_keyboard_only(pages, world, agent):
     tab_to("end-confirm")
     ActionChains(page.driver).send_keys(Keys.ENTER).perform()
     page.wait_screen("ended")
+
+
+def test_the_agent_leaving_by_transfer_and_by_ending_is_shown(pages, world, agent):
+    page, conversation = start_chat(pages, world, agent)
+    left = f"{world.admin_name} left the chat"
+    agent.say(conversation, "Let me pass you to a colleague")
+    page.wait_message("pass you to a colleague", role="agent")
+
+    # The agent transfers the chat to a queue nobody of theirs serves: they leave, the visitor waits again.
+    moved = agent.api.post(f"/v1/conversations/{conversation}/transfer", {"queue_id": world.waiting})
+    assert moved["state"] == "queued"
+    page.wait(lambda: left in page.notices() and "Waiting for another agent…" in page.notices(), message="the left and waiting notices")
+    assert page.notices().index(left) < page.notices().index("Waiting for another agent…")
+    screenshot(page, "agent-left-transferred")
+
+    # An agent takes it, then ends it: they leave again, and the chat is over.
+    agent.api.post(f"/v1/conversations/{conversation}/accept")
+    page.wait(lambda: page.notices().count(f"{world.admin_name} joined the chat") == 2, message="the agent joined again")
+    agent.api.post(f"/v1/conversations/{conversation}/end")
+    page.wait_screen("ended")
+    page.wait(lambda: page.notices().count(left) == 2 and "The chat has ended." in page.notices(), message="the left and ended notices")
+    reasons = [e["reason"] for e in agent.events(conversation) if e["type"] == "participant_left"]
+    assert reasons == ["transferred", "ended"]
+    screenshot(page, "agent-left-ended")

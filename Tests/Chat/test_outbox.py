@@ -1,6 +1,10 @@
 """Nothing lost, nothing twice: what the visitor sends waits in IndexedDB until the server has it,
-across network loss, a reload and a server restart, and the transcript resumes by seq with no gap."""
+across network loss, a reload and a server restart, and the transcript resumes by seq with no gap; a
+message that failed shows Retry, which sends it once."""
+from selenium.webdriver.common.by import By
+
 from chatsuite.agent import reconnect
+from conftest import screenshot
 from test_chat import start_chat
 
 
@@ -41,6 +45,37 @@ def test_a_reload_with_messages_waiting_sends_them_once(pages, world, agent):
     # The reloaded transcript is the server's, each message once.
     assert page.message_texts("visitor").count("before the reload") == 1
     page.allow_console(r"/messages - Failed to load resource: net::ERR_BLOCKED_BY_CLIENT")
+
+
+def test_a_failed_message_shows_retry_and_retry_sends_it_once(pages, world, agent):
+    page, conversation = start_chat(pages, world, agent)
+    page.allow_console(r"/messages - Failed to load resource: net::ERR_BLOCKED_BY_CLIENT")
+    # The send route fails while blocked, so no resend of the page's own can succeed.
+    page.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/messages"]})
+    page.type_and_send("sent by Retry")
+    # The page tries again by itself, further apart each time (0.5 s doubling, ±20 %): once five tries
+    # failed the next is at least 6.4 s away, so what sends the message below is the Retry button.
+    tries = lambda: len(page.fetched("POST", f"/v1/conversations/{conversation}/messages"))
+
+    def failed_with_retry():
+        item = page.wait_message("sent by Retry")
+        return tries() >= 5 and item.get_attribute("data-state") == "failed" and item.find_elements(By.CSS_SELECTOR, ".retry")
+    page.wait(failed_with_retry, timeout=30, message="five failed tries, the message not sent, with Retry")
+    item = page.wait_message("sent by Retry")
+    assert "Not sent" in item.find_element(By.CSS_SELECTOR, ".status.failed").text
+    assert item.find_element(By.CSS_SELECTOR, ".retry").text == "Retry"
+    screenshot(page, "message-failed-retry")
+    assert visitor_texts(agent, conversation) == []
+
+    page.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    before = tries()
+    page.click("#transcript .retry")
+    page.wait(lambda: page.wait_message("sent by Retry").get_attribute("data-state") in ("sent", "read"), timeout=5,
+              message="sent by Retry (before the page's own next try)")
+    assert tries() == before + 1, "Retry sent it with one request"
+    assert not page.find_all("#transcript .retry")
+    assert visitor_texts(agent, conversation) == ["sent by Retry"]
+    assert page.message_texts("visitor").count("sent by Retry") == 1
 
 
 def test_server_restart_resumes_by_seq_with_no_gap(pages, world, agent, server):

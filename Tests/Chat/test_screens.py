@@ -1,8 +1,9 @@
 """Every screen of the chat page at 390×844 and 1440×900, each screenshot saved, each checked with
 axe-core (no serious or critical violation): loading, pre-chat form (every field kind, refused
-answers shown), queued with position and estimated wait, chatting, post-chat form with the rating,
-ended, unavailable (closed, nobody online, cancelled) with the offline form, offline sent, error with
-retry. German strings, a right-to-left layout and the dark theme hold."""
+answers shown), queued with position and estimated wait (kept across a reload), chatting, post-chat
+form with the rating, ended, unavailable (closed, nobody online, cancelled) with the offline form,
+offline sent, error with retry. German strings, a right-to-left layout (at both sizes) and the dark
+theme hold."""
 import uuid
 
 import pytest
@@ -100,13 +101,56 @@ def test_queued_with_position_and_estimate_then_chatting(pages, world, wendy, si
     # The visitor ahead leaves: position 1, and the estimate is still there (scaled, not lost).
     ahead_api.post(f"/v1/conversations/{ahead['id']}/end")
     page.wait(lambda: page.find("#queue-position").get_attribute("data-position") == "1", message="position 1")
-    assert int(page.find("#queue-wait").get_attribute("data-seconds")) > 0
+    estimate = int(page.find("#queue-wait").get_attribute("data-seconds"))
+    assert estimate > 0
+
+    # A reload while waiting resumes the same conversation with its place and its estimate.
+    conversation = page.conversation_id()
+    page.driver.refresh()
+    page.wait_screen("queued")
+    page.wait_subscribed()
+    page.wait(lambda: page.find("#queue-position").get_attribute("data-position") == "1", message="position 1 after the reload")
+    page.wait(lambda: page.find_all("#queue-wait"), message="the estimate after the reload")
+    assert page.conversation_id() == conversation
+    assert page.find("#queue-wait").is_displayed() and int(page.find("#queue-wait").get_attribute("data-seconds")) == estimate
+    check(page, "queued-reloaded")
 
     # The admin takes it: chatting.
     world.admin.post(f"/v1/conversations/{page.conversation_id()}/accept")
     page.wait_screen("chatting")
     world.admin.post(f"/v1/conversations/{page.conversation_id()}/end")
     page.wait_screen("ended")
+
+
+def test_a_resumed_wait_keeps_its_estimate(pages, world):
+    """The screen machine's `resumed` on a table: the server's estimate when it gives one, else the
+    seconds per place kept from before the reload, scaled to the place now; none without either."""
+    page = pages.new()
+    page.open(world.app_id, world.nobody)
+    page.wait_screen("unavailable")
+    table = page.module("js/screen-machine.js", """args[0].map(([state, position, wait, moved]) => {
+        const machine = new m.ChatScreenMachine();
+        machine.resumed(state, position, null, wait);
+        const resumed = machine.screen;
+        if (moved) machine.queueUpdated(moved, null);
+        return [resumed, machine.screen.estimatedWaitSeconds ?? null];
+    })""", [
+        ["queued", 2, {"estimatedWaitSeconds": 120}, 1],
+        ["queued", 3, {"secondsPerPlace": 40}, 2],
+        ["queued", 3, {"secondsPerPlace": 40.2}, None],
+        ["queued", 2, {}, 1],
+        ["queued", None, {"secondsPerPlace": 40}, None],
+        ["assigned", None, {"secondsPerPlace": 40}, None],
+    ])
+    assert table["ok"], table
+    assert table["value"] == [
+        [{"name": "queued", "position": 2, "estimatedWaitSeconds": 120}, 60],
+        [{"name": "queued", "position": 3, "estimatedWaitSeconds": 120}, 80],
+        [{"name": "queued", "position": 3, "estimatedWaitSeconds": 121}, 121],
+        [{"name": "queued", "position": 2, "estimatedWaitSeconds": None}, None],
+        [{"name": "queued", "position": None, "estimatedWaitSeconds": None}, None],
+        [{"name": "chatting"}, None],
+    ]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -175,16 +219,28 @@ def test_an_unknown_app_is_an_error_without_retry(pages, world):
     page.allow_console(r"v1/visitor/session - Failed to load resource: the server responded with a status of 404")
 
 
-@pytest.mark.parametrize("direction", ["rtl"])
-def test_right_to_left_and_dark(pages, world, agent, direction):
-    page = pages.new()
-    page.open(world.app_id, world.support, dir=direction, theme="dark")
+@pytest.mark.parametrize("size", SIZES)
+def test_right_to_left_and_dark(pages, world, agent, size):
+    page = pages.new(size=size)
+    page.open(world.app_id, world.support, dir="rtl", theme="dark")
     page.wait_screen("chatting")
+    page.wait_subscribed()
     page.type_and_send("مرحبا، أين طلبي؟")
-    item = page.wait_message("مرحبا")
-    # Mine sits at the inline end: the left edge in right-to-left.
-    rect = page.js("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, window.innerWidth]", item)
-    assert rect[0] < rect[2] - rect[1], "the visitor's bubble is on the left in right-to-left"
+    mine = page.wait_message("مرحبا").find_element(By.CSS_SELECTOR, ".bubble")
+    agent.say(page.conversation_id(), "Welcome, we are looking")
+    theirs = page.wait_message("we are looking", role="agent").find_element(By.CSS_SELECTOR, ".bubble")
+    assert page.js("return document.documentElement.dir") == "rtl"
+
+    def box(element):
+        return page.js("const r = arguments[0].getBoundingClientRect(); return {left: r.left, right: r.right}", element)
+    # Measured in the transcript (the page is a centred column on a wide screen): mine sits at the
+    # inline end, the left in right-to-left; the agent's at the start, the right.
+    edges = box(page.find("#transcript"))
+    assert box(mine)["left"] - edges["left"] < edges["right"] - box(mine)["right"], "the visitor's bubble is on the left"
+    assert edges["right"] - box(theirs)["right"] < box(theirs)["left"] - edges["left"], "the agent's bubble is on the right"
+    # The header and the composer mirror too: the title right of End chat, Send left of the text box.
+    assert box(page.find("#title"))["left"] > box(page.find("#end-chat"))["right"]
+    assert box(page.find("#send"))["right"] <= box(page.find("#composer-text"))["left"]
     assert page.js("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)"
     check(page, "chatting-rtl-dark")
 

@@ -5,11 +5,12 @@
  *           data-locale="de" data-theme="dark" async></script>
  *
  * Optional: data-name, data-email (customer data handed to the chat), data-position="left".
- * The launcher shows the unread count the page reports. Messages between this page and the chat are
- * origin-checked both ways: the chat's frame posts only to this page's origin, and this script
- * accepts messages only from the chat's origin and frame. A classic script with no globals but
- * window.ParleyEmbed (open(), close()); it adds one shadow root (no inline style), so the website's CSS and
- * Content-Security-Policy (no inline styles needed) do not clash with it.
+ * The launcher shows the unread count the page reports; a new chat starts only when it is first
+ * opened. Messages between this page and the chat are origin-checked both ways: the chat's frame
+ * posts only to this page's origin, and this script accepts messages only from the chat's origin and
+ * frame. A classic script with no globals but window.ParleyEmbed (open(), close()); it adds one
+ * shadow root (no inline style), so the website's CSS and Content-Security-Policy (no inline styles
+ * needed) do not clash with it.
  */
 (function () {
   "use strict";
@@ -130,7 +131,9 @@
     }
   });
 
-  // The page loads in the background at once, so the unread count is live before the first open.
+  // The page loads in the background at once, so a conversation from an earlier page view resumes and
+  // the unread count is live before the first open. A new conversation waits for the launcher: the
+  // page starts one only once told it is visible (set_visible, posted to the chat's origin only).
   ensureFrame();
   root.appendChild(launcher);
   (document.body || document.documentElement).appendChild(host);

@@ -16,7 +16,11 @@ import { renderScreen, renderTranscript } from "./views.js";
 const TYPING_IDLE_MS = 2500;
 
 export class Chat {
-  constructor({ app, queue, bridge, customer, isVisible = true }) {
+  /**
+   * @param options.untilOpened  in the website embed, settles when the launcher first opens the chat:
+   *                             a new conversation waits for it (a stored one resumes at once)
+   */
+  constructor({ app, queue, bridge, customer, isVisible = true, untilOpened = null }) {
     this.app = app;
     this.queue = queue;
     this.bridge = bridge;
@@ -35,6 +39,7 @@ export class Chat {
     this.agentReadSeq = 0;
     this.myReadSeq = 0;
     this.isVisible = isVisible;
+    this.untilOpened = untilOpened;
     this.unread = 0;
     this.reportedUnread = 0;
     this.delivering = false;
@@ -56,6 +61,11 @@ export class Chat {
 
   get storageKey() {
     return `parley.conversation.${this.app}.${this.queue ?? ""}`;
+  }
+
+  /** Where the seconds one place in the queue takes are kept for the stored conversation. */
+  get waitKey() {
+    return `parley.wait.${this.app}.${this.queue ?? ""}`;
   }
 
   deviceID() {
@@ -104,13 +114,23 @@ export class Chat {
           this.resumedForms = forms;
           // A live callback request comes back to its screen; one that turned into a chat is a chat.
           if (conversation.callback) await this.callback.resume(conversation);
-          if (!this.callback.pageScreen) this.machine.resumed(conversation.state, conversation.queue_position, forms);
+          if (!this.callback.pageScreen) {
+            this.machine.resumed(conversation.state, conversation.queue_position, forms, {
+              estimatedWaitSeconds: conversation.estimated_wait_seconds ?? null, secondsPerPlace: this.storedSecondsPerPlace(conversation.id) });
+          }
           this.render();
           await this.restoreOutbox();
           this.realtime.start();
           return;
         }
         this.forgetConversation();
+      }
+      if (this.untilOpened) {
+        // The embed loads the page with every page of the website, hidden: a new conversation (which
+        // routing hands to an agent) waits until the visitor opens the launcher.
+        document.body.dataset.start = "on-open";
+        await this.untilOpened;
+        delete document.body.dataset.start;
       }
     } catch (error) {
       this.machine.failed(asError(error));
@@ -135,6 +155,28 @@ export class Chat {
   forgetConversation() {
     try {
       localStorage.removeItem(this.storageKey);
+      localStorage.removeItem(this.waitKey);
+    } catch { /* private mode */ }
+  }
+
+  /** The seconds per place kept for `conversationID` (the queue estimate, so a reload still shows it). */
+  storedSecondsPerPlace(conversationID) {
+    try {
+      const kept = JSON.parse(localStorage.getItem(this.waitKey) ?? "null");
+      return kept?.conversation_id === conversationID && kept.seconds_per_place > 0 ? kept.seconds_per_place : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the machine's seconds per place with the conversation while it waits. */
+  rememberWait() {
+    const secondsPerPlace = this.machine.secondsPerPlace;
+    if (this.machine.screen.name !== "queued" || !this.conversationID || !(secondsPerPlace > 0)) return;
+    if (this.keptWait?.id === this.conversationID && this.keptWait.secondsPerPlace === secondsPerPlace) return;
+    this.keptWait = { id: this.conversationID, secondsPerPlace };
+    try {
+      localStorage.setItem(this.waitKey, JSON.stringify({ conversation_id: this.conversationID, seconds_per_place: secondsPerPlace }));
     } catch { /* private mode */ }
   }
 
@@ -562,6 +604,7 @@ export class Chat {
 
   render() {
     const name = this.machine.screen.name;
+    this.rememberWait();
     this.callback.chatMoved(name);
     // The screens that offer a callback have its code ready by the time it is chosen.
     if (name === "queued" || name === "unavailable") this.callback.prepare().catch(() => {});

@@ -1,5 +1,6 @@
 // Start-up: read the URL (`?app=app_…&queue=que_…&locale=de&theme=dark`), install the bridge, ask
-// the host for customer data, then start the chat (or the desk's preview, `&preview=1`).
+// the host for customer data, then start the chat (or the desk's preview, `&preview=1`). In the
+// website embed (`&embed=1`, framed) a new chat starts only once the launcher opens it.
 import { Bridge, parseCustomerData } from "./bridge.js";
 import { Chat } from "./chat.js";
 import { byId } from "./dom.js";
@@ -11,6 +12,7 @@ const params = new URLSearchParams(location.search);
 const app = params.get("app");
 const queue = params.get("queue");
 const preview = params.get("preview") === "1";
+const embedded = params.get("embed") === "1";
 
 /** The origin of the page that frames us, when it is the one it says it is (`origin=` from embed.js). */
 function embedderOrigin() {
@@ -38,6 +40,8 @@ let chat = null;
 let customer = null;
 let isVisible = true;
 let customerArrived = null;
+let launcherOpened = null;
+const firstOpen = new Promise((resolve) => { launcherOpened = resolve; });
 
 function onCall(call) {
   switch (call.call) {
@@ -68,6 +72,7 @@ function onCall(call) {
     case "set_visible":
       // The embed's launcher opened or closed the chat: read receipts only while it is on screen.
       isVisible = call.visible === true;
+      if (isVisible) launcherOpened();
       chat?.setVisible(isVisible);
       break;
     default:
@@ -81,6 +86,9 @@ async function main() {
   applyTheme(params.get("theme"));
   installViewer();
   const bridge = new Bridge({ embedderOrigin: embedderOrigin(), onCall });
+  // The embed's frame is hidden until its launcher says otherwise (`set_visible`, from the embedder only).
+  const waitsForLauncher = embedded && bridge.framed;
+  if (waitsForLauncher) isVisible = false;
   bridge.install();
   byId("close-button").addEventListener("click", () => bridge.send("chat_closed"));
   bridge.send("page_ready", { locale: document.documentElement.lang });
@@ -103,7 +111,7 @@ async function main() {
     if (immediate) customer = immediate;
     else await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, CUSTOMER_DATA_WAIT_MS))]);
   }
-  chat = new Chat({ app, queue, bridge, customer, isVisible });
+  chat = new Chat({ app, queue, bridge, customer, isVisible, untilOpened: waitsForLauncher ? firstOpen : null });
   wireComposer(chat);
   await chat.start();
 }

@@ -13,8 +13,8 @@
 // "startConversation" | "cancelConversation" | "endConversation" | "submitOfflineForm" |
 // "submitPostChat", answers?}.
 //
-// One input the Swift machine does not have: `resumed(state, position)`, for a page reloaded while its
-// conversation goes on (ParleyKit restores a running chat without this screen flow).
+// One input the Swift machine does not have: `resumed(state, position, forms, wait)`, for a page
+// reloaded while its conversation goes on (ParleyKit restores a running chat without this screen flow).
 import { validateForm } from "./form-rules.js";
 
 const formScreen = (form, extra = {}) => ({ form, errors: null, isSubmitting: false, failure: null, ...extra });
@@ -111,13 +111,25 @@ export class ChatScreenMachine {
     return [];
   }
 
-  /** Page only: a reloaded page found its conversation going on ("queued" or "assigned"). */
-  resumed(state, position, forms) {
+  /**
+   * Page only: a reloaded page found its conversation going on ("queued" or "assigned"). A queued one
+   * keeps its estimate: the server's when it gives one, else the seconds per place kept from before
+   * the reload, scaled to the position now.
+   */
+  resumed(state, position, forms, { estimatedWaitSeconds = null, secondsPerPlace = null } = {}) {
     if (this.screen.name !== "loading") return [];
     this.isFetching = false;
     this.isStarting = false;
     if (forms) this.forms = { preChat: nonEmpty(forms.pre_chat), unavailable: nonEmpty(forms.unavailable), postChat: nonEmpty(forms.post_chat) };
-    this.screen = state === "assigned" ? { name: "chatting" } : { name: "queued", position: position ?? null, estimatedWaitSeconds: null };
+    if (state === "assigned") {
+      this.screen = { name: "chatting" };
+      return [];
+    }
+    const place = position ?? null;
+    if (estimatedWaitSeconds !== null && place > 0) this.secondsPerPlace = estimatedWaitSeconds / place;
+    else if (secondsPerPlace > 0) this.secondsPerPlace = secondsPerPlace;
+    const scaled = place > 0 && this.secondsPerPlace !== null ? Math.ceil(this.secondsPerPlace * place) : null;
+    this.screen = { name: "queued", position: place, estimatedWaitSeconds: estimatedWaitSeconds ?? scaled };
     return [];
   }
 
