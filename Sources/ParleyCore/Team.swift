@@ -53,13 +53,17 @@ public struct Team: Hashable, Sendable, Codable {
     }
 }
 
-/// `POST /v1/conversations/{id}/transfer`: exactly one of `agent_id` and `queue_id`.
+/// `POST /v1/conversations/{id}/transfer`: exactly one of `agent_id` and `queue_id`, and an
+/// optional handover note for whoever takes the conversation next.
 public struct TransferRequest: Hashable, Sendable, Codable {
     public var agentID: AgentID?
     public var queueID: QueueID?
-    public init(agentID: AgentID? = nil, queueID: QueueID? = nil) {
+    /// Stored as an internal note when the transfer is made (agents only, never the visitor).
+    public var note: String?
+    public init(agentID: AgentID? = nil, queueID: QueueID? = nil, note: String? = nil) {
         self.agentID = agentID
         self.queueID = queueID
+        self.note = note
     }
-    enum CodingKeys: String, CodingKey { case agentID = "agent_id", queueID = "queue_id" }
+    enum CodingKeys: String, CodingKey { case agentID = "agent_id", queueID = "queue_id", note }
 }

@@ -32,7 +32,15 @@ struct TransferTests {
             #expect(conversation.agentID == grace.agent.id)
             let (alan, alanSocket) = try await onlineAgent(server, name: "Alan", capacity: 1)
 
-            let moved = try await server.http.post("/v1/conversations/\(conversation.id)/transfer", TransferRequest(agentID: alan.agent.id), token: grace.token, as: Conversation.self)
+            // A handover note too long to store changes nothing.
+            let tooLong = String(repeating: "x", count: Limits.maxMessageLength + 1)
+            let refused = try await server.http.send("POST", "/v1/conversations/\(conversation.id)/transfer",
+                                                     TransferRequest(agentID: alan.agent.id, note: tooLong), token: grace.token)
+            #expect(refused.status == 413, "too long, as for a message")
+            #expect(try await server.http.get("/v1/conversations/\(conversation.id)", token: grace.token, as: Conversation.self).agentID == grace.agent.id)
+
+            let moved = try await server.http.post("/v1/conversations/\(conversation.id)/transfer",
+                                                   TransferRequest(agentID: alan.agent.id, note: "  Wants a refund for order 42  "), token: grace.token, as: Conversation.self)
             #expect(moved.state == .assigned && moved.agentID == alan.agent.id)
 
             // The visitor's transcript tells the story, in one commit, in order.
@@ -46,6 +54,9 @@ struct TransferTests {
 
             // Alan's inbox learns it; he writes, Grace no longer can.
             _ = try await alanSocket.next { if case .conversation(let c) = $0 { c.id == conversation.id && c.agentID == alan.agent.id } else { false } }
+            // The handover note is an internal note by Grace for Alan; the visitor never sees it.
+            let notes = try await server.http.get("/v1/conversations/\(conversation.id)/notes", token: alan.token, as: NoteList.self)
+            #expect(notes.notes.map(\.text) == ["Wants a refund for order 42"] && notes.notes.first?.author == .agent(grace.agent.id, name: "Grace"))
             let reply = try await server.http.send("POST", "/v1/conversations/\(conversation.id)/messages", SendMessageRequest(clientMessageID: "alan-1", text: "Alan here"), token: alan.token)
             #expect(reply.status == 201)
             let stale = try await server.http.send("POST", "/v1/conversations/\(conversation.id)/messages", SendMessageRequest(clientMessageID: "grace-1", text: "Still me?"), token: grace.token)

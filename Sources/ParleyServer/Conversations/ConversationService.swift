@@ -182,17 +182,36 @@ struct ConversationService: Sendable {
         guard conversation.agentID == caller.agentID || caller.role == .admin else {
             throw APIError.conflict("invalid_state", "only the assigned agent or an admin can transfer this conversation")
         }
+        // The handover note is checked and masked before anything moves, so a bad note changes nothing.
+        let note = try await handoverNote(request.note, app: caller.appID)
+        let commit: ConversationCommit
         switch (request.agentID, request.queueID) {
         case (let agentID?, nil):
             guard let agent = try await store.agent(agentID)?.agent, agent.appID == caller.appID else { throw APIError.notFound("agent not found") }
-            _ = try await routing.transfer(conversation, by: caller, to: agent)
+            commit = try await routing.transfer(conversation, by: caller, to: agent)
         case (nil, let queueID?):
             guard try await store.queues(app: caller.appID).contains(where: { $0.id == queueID }) else { throw APIError.notFound("queue not found") }
-            _ = try await routing.transfer(conversation, by: caller, to: queueID)
+            commit = try await routing.transfer(conversation, by: caller, to: queueID)
         default:
             throw APIError.badRequest("give exactly one of agent_id and queue_id")
         }
+        if let note, let seq = commit.events.last?.seq {
+            // Named after the transfer's last event, so the note is stored once per transfer.
+            let stored = try await store.addNote(NewNote(
+                conversationID: id, appID: caller.appID, author: .agent(caller.agentID, name: caller.name),
+                clientNoteID: "transfer-\(seq)", text: note, at: clock.now()))
+            if !stored.isDuplicate { hub.publish(stored.note, app: caller.appID) }
+        }
         return try await visible(id, to: .agent(caller))
+    }
+
+    /// A transfer's note, trimmed and masked; nil when there is none.
+    private func handoverNote(_ text: String?, app: AppID) async throws -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        try Validation.messageText(text, field: "note")
+        let masked = try await masking.mask(text, app: app, field: "note")
+        if masked != text { try Validation.messageText(masked, field: "note") }
+        return masked
     }
 
     // MARK: Internal notes
