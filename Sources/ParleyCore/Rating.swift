@@ -82,3 +82,22 @@ public struct RatingSummary: Hashable, Sendable, Codable {
         self.queues = queues
     }
 }
+
+/// What the visitor answered in a conversation after it: the rating and the form submissions
+/// (pre-chat, post-chat, offline). The `answers` frame carries it to the app's agents whenever
+/// either changes, so the desk shows a rating or a post-chat answer as it arrives.
+public struct ConversationAnswers: Hashable, Sendable, Codable {
+    public var conversationID: ConversationID
+    /// Nil until the visitor rates.
+    public var rating: Rating?
+    /// Oldest first.
+    public var formSubmissions: [FormSubmission]
+
+    public init(conversationID: ConversationID, rating: Rating?, formSubmissions: [FormSubmission]) {
+        self.conversationID = conversationID
+        self.rating = rating
+        self.formSubmissions = formSubmissions
+    }
+
+    enum CodingKeys: String, CodingKey { case conversationID = "conversation_id", rating, formSubmissions = "form_submissions" }
+}

@@ -24,6 +24,8 @@ public enum ServerFrame: Hashable, Sendable {
     case note(InternalNote)
     /// A conversation's triage changed: tags, priority, snooze (agents subscribed to it only).
     case triage(Triage)
+    /// `{"type": "answers", "answers": {…}}`: a conversation's rating or form answers changed (agents of the app only).
+    case answers(ConversationAnswers)
 
     /// `{"type": "ready", "epoch": "…", "participant": {…}, "heartbeat_seconds": 30}`
     public struct Ready: Hashable, Sendable, Codable {
@@ -139,12 +141,13 @@ public enum ServerFrame: Hashable, Sendable {
         case .pong: "pong"
         case .note: "note"
         case .triage: "triage"
+        case .answers: "answers"
         }
     }
 }
 
 extension ServerFrame: Codable {
-    enum Keys: String, CodingKey { case type, event, conversation, note, triage }
+    enum Keys: String, CodingKey { case type, event, conversation, note, triage, answers }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -162,6 +165,7 @@ extension ServerFrame: Codable {
         case "pong": self = .pong(try Pong(from: decoder))
         case "note": self = .note(try container.decode(InternalNote.self, forKey: .note))
         case "triage": self = .triage(try container.decode(Triage.self, forKey: .triage))
+        case "answers": self = .answers(try container.decode(ConversationAnswers.self, forKey: .answers))
         default: throw FrameTypeError(type: type)
         }
     }
@@ -180,6 +184,7 @@ extension ServerFrame: Codable {
         case .conversation(let conversation): try container.encode(conversation, forKey: .conversation)
         case .note(let note): try container.encode(note, forKey: .note)
         case .triage(let triage): try container.encode(triage, forKey: .triage)
+        case .answers(let answers): try container.encode(answers, forKey: .answers)
         case .error(let frame): try frame.encode(to: encoder)
         case .pong(let frame): try frame.encode(to: encoder)
         }

@@ -37,6 +37,8 @@ public enum NodeSignal: Sendable, Hashable {
     case maskingChanged(AppID)
     /// A conversation's triage changed: each node reads it and tells the agents following it.
     case triageChanged(ConversationID, app: AppID)
+    /// A conversation's rating or form answers changed: each node reads them and tells the app's agents.
+    case answersChanged(ConversationID, app: AppID)
 }
 
 /// A store that several processes share, and that tells each process what the others did.

@@ -68,6 +68,8 @@ enum NodeNoticeWire {
             return "m \(node) \(app.rawValue)"
         case .triageChanged(let conversation, let app):
             return "r \(node) \(app.rawValue) \(conversation.rawValue)"
+        case .answersChanged(let conversation, let app):
+            return "q \(node) \(app.rawValue) \(conversation.rawValue)"
         }
     }
 
@@ -108,6 +110,8 @@ enum NodeNoticeWire {
             return .signal(.agentChanged(AgentID(rawValue: field(2)), sessionsEnded: parts[3] == "1"))
         case ("r", 4):
             return .signal(.triageChanged(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2))))
+        case ("q", 4):
+            return .signal(.answersChanged(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2))))
         case ("s", 4):
             return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
         case ("v", 4):

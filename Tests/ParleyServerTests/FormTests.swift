@@ -100,10 +100,15 @@ struct FormTests {
             let bad = try await server.http.send("PUT", postPath, SubmitFormRequest(answers: ["score": .integer(9)]), token: visitor.token)
             #expect(bad.status == 400 && bad.error?.error.fields == [.init(key: "score", code: .outOfRange)])
             #expect(try await server.http.send("PUT", postPath, SubmitFormRequest(answers: ["score": .integer(4)]), token: agent.token).status == 403)
+            let desk = try await server.socket(agent.token)
             #expect(try await server.http.send("PUT", postPath, SubmitFormRequest(answers: ["score": .integer(4)]), token: visitor.token).status == 200)
             let all = try await server.http.get("/v1/conversations/\(conversation.id)/forms", token: agent.token, as: FormSubmissionList.self)
             #expect(all.submissions.map(\.kind) == [.preChat, .postChat])
             #expect(all.submissions.last?.answers == ["score": .integer(4)])
+            // The agent's desk got the answers as they were stored.
+            let live = try await desk.next { if case .answers = $0 { true } else { false } }
+            #expect(live == .answers(ConversationAnswers(conversationID: conversation.id, rating: nil, formSubmissions: all.submissions)))
+            await desk.close()
             let stranger = try await server.visitor()
             #expect(try await server.http.request("GET", "/v1/conversations/\(conversation.id)/forms", token: stranger.token).status == 404)
         }

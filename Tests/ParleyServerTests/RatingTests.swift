@@ -36,10 +36,15 @@ struct RatingTests {
             #expect(try await server.http.send("PUT", path, RatingRequest(score: 3), token: agent.token).status == 403, "agents do not rate")
             #expect(try await server.http.request("GET", path, token: agent.token).status == 204, "no rating yet: a normal state")
 
+            // An agent's desk is told as the rating arrives, without asking.
+            let desk = try await server.socket(agent.token)
             let rated = try await server.http.send("PUT", path, RatingRequest(score: 4, comment: "  Helpful  "), token: owner.token)
             #expect(rated.status == 200)
             let rating = try rated.decode(Rating.self)
             #expect(rating.score == 4 && rating.comment == "Helpful" && rating.agentID == agent.agent.id)
+            let live = try await desk.next { if case .answers = $0 { true } else { false } }
+            #expect(live == .answers(ConversationAnswers(conversationID: conversation.id, rating: rating, formSubmissions: [])))
+            await desk.close()
             #expect(try await server.http.get(path, token: agent.token, as: Rating.self) == rating)
             #expect(try await server.http.get(path, token: owner.token, as: Rating.self) == rating)
         }

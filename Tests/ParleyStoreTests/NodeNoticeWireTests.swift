@@ -29,6 +29,8 @@ struct NodeNoticeWireTests {
             (try NodeNoticeWire.signal(node: "a", .visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f")),
              .signal(.visitorSessionEnded(VisitorID(rawValue: "vis_01J00000000000000000000000"), tokenHash: "2c26b46b68ffc68f"))),
             (try NodeNoticeWire.signal(node: "a", .maskingChanged(app)), .signal(.maskingChanged(app))),
+            (try NodeNoticeWire.signal(node: "a", .triageChanged(conversation, app: app)), .signal(.triageChanged(conversation, app: app))),
+            (try NodeNoticeWire.signal(node: "a", .answersChanged(conversation, app: app)), .signal(.answersChanged(conversation, app: app))),
         ]
         for (payload, notice) in cases {
             #expect(NodeNoticeWire.parse(payload, ownNode: "b") == notice, "\(payload)")

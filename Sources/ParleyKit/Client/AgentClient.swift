@@ -23,6 +23,8 @@ public actor AgentClient {
         case note(InternalNote)
         /// A conversation's triage (tags, priority, snooze) changed.
         case triage(Triage)
+        /// A conversation's rating or form answers changed (the visitor rated it, answered the post-chat form).
+        case answers(ConversationAnswers)
     }
 
     let http: HTTPClient
@@ -285,6 +287,8 @@ public actor AgentClient {
             emit(.note(note))
         case .triage(let triage):
             emit(.triage(triage))
+        case .answers(let answers):
+            emit(.answers(answers))
         case .error(let error):
             logger.debug("server error frame", metadata: ["code": "\(error.code)"])
         case .ready, .ack, .queuePosition, .pong:

@@ -19,6 +19,7 @@ extension ConversationService {
             conversationID: id, appID: visitor.appID, visitorID: visitor.visitorID, score: request.score, comment: masked, at: clock.now()),
             effects: committer.effects)
         committer.bell.ring()
+        try await announceAnswers(id, app: visitor.appID)
         return rating
     }
 

@@ -82,6 +82,7 @@ extension ConversationService {
             let submission = FormSubmission(kind: .postChat, answers: answers, submittedAt: clock.now())
             try await store.submitForm(submission, conversation: id, app: visitor.appID, visitor: visitor.visitorID, effects: committer.effects)
             committer.bell.ring()
+            try await announceAnswers(id, app: visitor.appID)
             return submission
         case .failure(let errors):
             throw APIError.invalidForm(errors)

@@ -80,6 +80,9 @@ struct NodeFanOut: Service {
         case .signal(.triageChanged(let id, let app)):
             guard hub.hasAgents(of: app) else { return }
             for triage in try await store.triage([id], app: app) { hub.publish(triage, app: app) }
+        case .signal(.answersChanged(let id, let app)):
+            guard hub.hasAgents(of: app) else { return }
+            hub.publish(try await ConversationAnswers.read(id, app: app, from: store), app: app)
         case .presenceChanged:
             await NodePresence.readRemotePresence(source: source, hub: hub, routing: routing, staleAfter: staleAfter, logger: logger)
         case .resync, .nodeLost:

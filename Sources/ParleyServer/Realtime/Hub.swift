@@ -170,8 +170,17 @@ final class Hub: Sendable {
     /// Sends a conversation's new triage to every agent connection of the app (it moves the
     /// conversation between inbox views, as a state change does); never to a visitor.
     func publish(_ triage: Triage, app: AppID) {
+        sendToAgents(of: app, .triage(triage))
+    }
+
+    /// Sends a conversation's rating and form answers to every agent connection of its app.
+    func publish(_ answers: ConversationAnswers, app: AppID) {
+        sendToAgents(of: app, .answers(answers))
+    }
+
+    private func sendToAgents(of app: AppID, _ frame: ServerFrame) {
         let connections = state.withLock { Array(($0.appAgents[app] ?? [:]).values) }
-        for connection in connections { connection.enqueue(.frame(.triage(triage))) }
+        for connection in connections { connection.enqueue(.frame(frame)) }
     }
 
     private func sendToAgents(_ frame: ServerFrame, subscribedTo conversation: ConversationID, app: AppID) {
