@@ -20,7 +20,12 @@ def test_files_are_gzipped_revalidated_and_under_a_strict_frameable_csp(world):
     status, headers, body = fetch(f"{world.base}/chat/?app={world.app_id}", {"Accept-Encoding": "gzip, br"})
     assert status == 200 and headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
     html = gzip.decompress(body).decode()
-    assert '<script type="module" src="js/main.js">' in html
+    # The page names its files under their version (cached for good); the page itself is revalidated.
+    import re
+    version = re.search(r'<script type="module" src="v/([0-9a-f]{24})/js/main\.js">', html).group(1)
+    assert f'href="v/{version}/css/chat.css"' in html
+    status, versioned, _ = fetch(f"{world.base}/chat/v/{version}/js/chat.js")
+    assert status == 200 and versioned["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Cache-Control"] == "no-cache" and headers["ETag"].endswith('-gz"')
     csp = headers["Content-Security-Policy"]
     directives = dict((part.strip().split(" ", 1) + [""])[:2] for part in csp.split(";"))

@@ -173,7 +173,7 @@ struct DeskFileTests {
             #expect(index.status == 200)
             let html = String(decoding: index.body, as: UTF8.self)
             let links = html.matches(of: /(?:src|href)="([a-z0-9\/_.-]+\.(?:js|css|svg|png|ico))"/).map { String($0.1) }
-            #expect(links.contains("js/main.js"))
+            #expect(links.contains { $0.hasPrefix("v/") && $0.hasSuffix("/js/main.js") })
             for link in links {
                 let status = try await server.http.request("GET", "/desk/\(link)").status
                 #expect(status == 200, "\(link)")
@@ -202,6 +202,27 @@ struct DeskFileTests {
             #expect(etag.hasSuffix("-gz\"") && plain.headers["etag"].map { !$0.hasSuffix("-gz\"") } == true)
             let again = try await server.http.request("GET", "/desk/js/main.js", headers: ["Accept-Encoding": "gzip", "If-None-Match": etag])
             #expect(again.status == 304)
+        }
+    }
+
+    @Test func theIndex_namesItsFilesUnderTheirVersion_cachedForGood() async throws {
+        try await withServer { server in
+            let index = try await server.http.request("GET", "/desk/")
+            #expect(index.headers["cache-control"] == "no-cache", "the page itself is always revalidated")
+            let html = String(decoding: index.body, as: UTF8.self)
+            let script = try #require(html.firstMatch(of: /<script type="module" src="(v\/([0-9a-f]{24})\/js\/main\.js)">/))
+            #expect(!html.contains("href=\"css/") && html.contains("href=\"v/\(script.2)/css/base.css\""))
+            let versioned = try await server.http.request("GET", "/desk/\(script.1)")
+            let plain = try await server.http.request("GET", "/desk/js/main.js")
+            #expect(versioned.status == 200 && versioned.body == plain.body)
+            #expect(versioned.headers["cache-control"] == "public, max-age=31536000, immutable")
+            // Its relative imports resolve under the same version.
+            let imported = try await server.http.request("GET", "/desk/v/\(script.2)/js/api.js")
+            #expect(imported.status == 200 && imported.headers["cache-control"] == "public, max-age=31536000, immutable")
+            // A page from before an upgrade asks for an older version: today's file, revalidated.
+            let stale = try await server.http.request("GET", "/desk/v/000000000000000000000000/js/main.js")
+            #expect(stale.status == 200 && stale.body == plain.body && stale.headers["cache-control"] == "no-cache")
+            #expect(try await server.http.request("GET", "/desk/v/\(script.2)/js/nothing.js").status == 404)
         }
     }
 }

@@ -83,7 +83,7 @@ struct ChatController {
     }
 
     private func chatFile(_ path: String, request: Request) async throws -> Response {
-        guard let file = assets.file(at: path) else { throw APIError.notFound("no such chat file") }
+        guard let (file, cacheControl) = assets.file(at: path) else { throw APIError.notFound("no such chat file") }
         var headers = HTTPFields()
         var imageSources: [String] = []
         var frameSources: [String] = []
@@ -98,9 +98,10 @@ struct ChatController {
             frameAncestors: frameAncestors, frameSources: frameSources, imageSources: imageSources, socketHost: request.head.authority)
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        // Revalidate every time (the ETag makes that a 304): a new server version must never run with a
-        // cached old module, and the page has no build step to stamp versions into its imports.
-        headers[.cacheControl] = "no-cache"
+        // index.html (and embed.js, which websites load by its plain name) is revalidated every time,
+        // so a new server version never runs with an old module; the files index.html names carry
+        // their version and are cached for good (``StaticFiles``).
+        headers[.cacheControl] = cacheControl
         // The HTML's CSP depends on the app's avatar: a cached copy must be revalidated per URL, which
         // no-cache already does (the URL carries the app).
         return assets.response(for: file, request: request, headers: headers)

@@ -80,11 +80,12 @@ struct DeskController {
 
     /// A desk file with the desk's security headers, or 404.
     private func deskFile(_ path: String, request: Request) throws -> Response {
-        guard let file = assets.file(at: path) else { throw APIError.notFound("no such desk file") }
+        guard let (file, cacheControl) = assets.file(at: path) else { throw APIError.notFound("no such desk file") }
         var headers = HTTPFields()
         for (name, value) in Self.securityHeaders { headers[name] = value }
-        // Revalidate every time: a new server version must never run with a cached old script.
-        headers[.cacheControl] = "no-cache"
+        // index.html is revalidated every time, so a new server version never runs with an old
+        // script; the files it names carry their version and are cached for good (``StaticFiles``).
+        headers[.cacheControl] = cacheControl
         return assets.response(for: file, request: request, headers: headers)
     }
 }

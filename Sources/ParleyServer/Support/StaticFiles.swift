@@ -14,6 +14,13 @@ import NIOCore
 ///
 /// With ``isCompressed``, every file is also gzipped once as it is loaded (never per request), and a
 /// request that accepts gzip gets that copy (`Content-Encoding: gzip`, `Vary: Accept-Encoding`).
+///
+/// **Versioned names.** Every file is also served under `v/<version>/<path>`, where the version is a
+/// digest of the whole folder, and `index.html` names its scripts, styles and images that way. The
+/// pages are ES modules without a build step, so their relative imports resolve under the same
+/// prefix: one new page load fetches each file of a new version once, and never again while that
+/// version lasts (`immutable`), while `index.html` itself is revalidated on every load. A path under
+/// an older version (a page loaded before an upgrade) gets today's file, revalidated.
 struct StaticFiles: Sendable {
     struct File: Sendable {
         let body: ByteBuffer
@@ -39,21 +46,38 @@ struct StaticFiles: Sendable {
     /// Types worth compressing (images are compressed already, except SVG).
     static let compressibleExtensions: Set<String> = ["html", "css", "js", "svg"]
 
+    /// `Cache-Control` of a file under the current version's prefix.
+    static let immutableCaching = "public, max-age=31536000, immutable"
+    /// `Cache-Control` of everything else: revalidate each time (the ETag makes that a 304).
+    static let revalidated = "no-cache"
+
+    /// The files of one reading of the folder, and its version.
+    struct Snapshot: Sendable {
+        let files: [String: File]
+        let version: String
+    }
+
     private let folder: URL?
     private let isCompressed: Bool
-    private let files: [String: File]
+    private let snapshot: Snapshot
 
     /// The bundled resource folder `resource`, or the files of `developmentFolder`, re-read on each request.
     init(resource: String, developmentFolder folder: URL?, isCompressed: Bool = false) {
         self.folder = folder
         self.isCompressed = isCompressed
-        files = Self.load(folder ?? Bundle.module.url(forResource: resource, withExtension: nil), isCompressed: isCompressed)
+        snapshot = Self.load(folder ?? Bundle.module.url(forResource: resource, withExtension: nil), isCompressed: isCompressed)
     }
 
-    /// The file at a path relative to the folder (`index.html`, `js/app.js`), or nil.
-    func file(at path: String) -> File? {
-        if let folder { return Self.load(folder, isCompressed: isCompressed)[path] }
-        return files[path]
+    /// The file at a path relative to the folder (`index.html`, `js/app.js`, `v/<version>/js/app.js`)
+    /// and its `Cache-Control`, or nil.
+    func file(at path: String) -> (file: File, cacheControl: String)? {
+        let snapshot = folder.map { Self.load($0, isCompressed: isCompressed) } ?? snapshot
+        let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0] == "v" {
+            guard let file = snapshot.files[String(parts[2])] else { return nil }
+            return (file, parts[1] == snapshot.version ? Self.immutableCaching : Self.revalidated)
+        }
+        return snapshot.files[path].map { ($0, Self.revalidated) }
     }
 
     /// The answer for a file: 200 with the body (gzipped when the request accepts it), or 304 when the
@@ -98,24 +122,49 @@ struct StaticFiles: Sendable {
         }
     }
 
-    private static func load(_ folder: URL?, isCompressed: Bool) -> [String: File] {
-        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
+    private static func load(_ folder: URL?, isCompressed: Bool) -> Snapshot {
+        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return Snapshot(files: [:], version: "0") }
         let root = folder.standardizedFileURL.path
         var files: [String: File] = [:]
         for case let url as URL in walker {
             let fileExtension = url.pathExtension.lowercased()
-            guard let type = contentTypes[fileExtension],
+            guard contentTypes[fileExtension] != nil,
                   (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
                   let data = try? Data(contentsOf: url)
             else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(root.count).drop { $0 == "/" })
-            let body = ByteBuffer(bytes: data)
-            let gzipped = isCompressed && compressibleExtensions.contains(fileExtension) ? gzip(body) : nil
-            files[path] = File(
-                body: body, gzipped: gzipped, contentType: type,
-                etag: "\"" + SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined() + "\"")
+            files[path] = file(data, extension: fileExtension, isCompressed: isCompressed)
         }
-        return files
+        let version = digest(Data(files.keys.sorted().map { "\($0) \(files[$0]!.etag)\n" }.joined().utf8))
+        if let index = files["index.html"], let html = index.body.getString(at: index.body.readerIndex, length: index.body.readableBytes) {
+            files["index.html"] = file(Data(versioned(html, version: version).utf8), extension: "html", isCompressed: isCompressed)
+        }
+        return Snapshot(files: files, version: version)
+    }
+
+    /// `index.html` with its own files named under `v/<version>/`: the `src` and `href` attributes
+    /// that start with one of the folders files are kept in.
+    static func versioned(_ html: String, version: String) -> String {
+        var html = html
+        for attribute in ["src", "href"] {
+            for folder in ["js", "css", "img"] {
+                html = html.replacingOccurrences(of: "\(attribute)=\"\(folder)/", with: "\(attribute)=\"v/\(version)/\(folder)/")
+            }
+        }
+        return html
+    }
+
+    private static func file(_ data: Data, extension fileExtension: String, isCompressed: Bool) -> File {
+        let body = ByteBuffer(bytes: data)
+        let gzipped = isCompressed && compressibleExtensions.contains(fileExtension) ? gzip(body) : nil
+        return File(body: body, gzipped: gzipped, contentType: contentTypes[fileExtension] ?? "application/octet-stream",
+                    etag: "\"" + digest(data) + "\"")
+    }
+
+    /// The first 12 bytes of a SHA-256, in hex.
+    private static func digest(_ data: Data) -> String {
+        SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The gzip copy of `body` at the best compression, or nil when it would not be smaller.
