@@ -92,12 +92,13 @@ extension SQLiteStore {
         guard !query.text.isEmpty else { return [] }
         var filters = SQLiteSearchIndex.filters(query)
         let pattern = query.likePattern
-        // SQLite's lower() folds ASCII letters only: a name that differs from the query only in
-        // the case of a non-ASCII letter ("ÖZ" for "öz") is found on PostgreSQL, not here.
+        // SQLite's lower() folds ASCII letters only; GRDB's swiftLowercaseString is Swift's
+        // lowercased(), as the query is, so "Ärger" finds "Zoë Ärger" as on PostgreSQL.
         filters.sql += """
-             AND (lower(c.id) = ? OR lower(coalesce(c.subject, '')) LIKE ? ESCAPE '\\' OR lower(c.attributes) LIKE ? ESCAPE '\\'
-                  OR lower(coalesce(v.name, '')) LIKE ? ESCAPE '\\' OR lower(coalesce(v.email, '')) LIKE ? ESCAPE '\\'
-                  OR lower(coalesce(v.user_id, '')) LIKE ? ESCAPE '\\' OR lower(v.attributes) LIKE ? ESCAPE '\\')
+             AND (lower(c.id) = ? OR swiftLowercaseString(coalesce(c.subject, '')) LIKE ? ESCAPE '\\'
+                  OR swiftLowercaseString(c.attributes) LIKE ? ESCAPE '\\'
+                  OR swiftLowercaseString(coalesce(v.name, '')) LIKE ? ESCAPE '\\' OR swiftLowercaseString(coalesce(v.email, '')) LIKE ? ESCAPE '\\'
+                  OR swiftLowercaseString(coalesce(v.user_id, '')) LIKE ? ESCAPE '\\' OR swiftLowercaseString(v.attributes) LIKE ? ESCAPE '\\')
             """
         filters.arguments += [query.text.lowercased(), pattern, pattern, pattern, pattern, pattern, pattern]
         if let after {

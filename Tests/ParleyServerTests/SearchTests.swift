@@ -63,6 +63,15 @@ struct SearchTests {
             #expect(found.hits.first?.match.snippet == "grace.hopper@navy.test" && found.hits.first?.match.highlights == [TextRange(start: 6, length: 11)])
             let ended = try await server.http.get("/v1/desk/search?q=hopper&scope=conversations&state=ended", token: agent.token, as: SearchResults.self)
             #expect(ended.hits.isEmpty)
+
+            // Case is ignored for every letter on both stores: "ärger" and "ÄRGER" find "Zoë Ärger".
+            let zoe = try await server.http.post("/v1/visitor/session", VisitorSessionRequest(
+                appID: server.appID, deviceID: "device-zoe", name: "Zoë Ärger"), as: VisitorSession.self)
+            let hers = try await server.http.post("/v1/conversations", OpenConversationRequest(subject: "Über uns"), token: zoe.token, as: Conversation.self)
+            for (query, field) in [("%C3%A4rger", "visitor.name"), ("%C3%84RGER", "visitor.name"), ("%C3%BCber", "subject"), ("rger", "visitor.name")] {
+                let hits = try await server.http.get("/v1/desk/search?q=\(query)&scope=conversations", token: agent.token, as: SearchResults.self).hits
+                #expect(hits.map(\.conversation.id) == [hers.id] && hits.first?.match.field == field, "\(query)")
+            }
         }
     }
 
