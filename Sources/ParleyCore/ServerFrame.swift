@@ -26,6 +26,8 @@ public enum ServerFrame: Hashable, Sendable {
     case triage(Triage)
     /// `{"type": "answers", "answers": {…}}`: a conversation's rating or form answers changed (agents of the app only).
     case answers(ConversationAnswers)
+    /// `{"type": "tags", "tags": [{"name", "color"}]}`: the app's tag list changed (agents of the app only).
+    case tags(TagList)
 
     /// `{"type": "ready", "epoch": "…", "participant": {…}, "heartbeat_seconds": 30}`
     public struct Ready: Hashable, Sendable, Codable {
@@ -142,6 +144,7 @@ public enum ServerFrame: Hashable, Sendable {
         case .note: "note"
         case .triage: "triage"
         case .answers: "answers"
+        case .tags: "tags"
         }
     }
 }
@@ -166,6 +169,7 @@ extension ServerFrame: Codable {
         case "note": self = .note(try container.decode(InternalNote.self, forKey: .note))
         case "triage": self = .triage(try container.decode(Triage.self, forKey: .triage))
         case "answers": self = .answers(try container.decode(ConversationAnswers.self, forKey: .answers))
+        case "tags": self = .tags(try TagList(from: decoder))
         default: throw FrameTypeError(type: type)
         }
     }
@@ -185,6 +189,7 @@ extension ServerFrame: Codable {
         case .note(let note): try container.encode(note, forKey: .note)
         case .triage(let triage): try container.encode(triage, forKey: .triage)
         case .answers(let answers): try container.encode(answers, forKey: .answers)
+        case .tags(let list): try list.encode(to: encoder)
         case .error(let frame): try frame.encode(to: encoder)
         case .pong(let frame): try frame.encode(to: encoder)
         }

@@ -24,7 +24,7 @@ extension ParleyServer {
         TeamController(store: store, routing: routing).addRoutes(to: api)
         SearchController(search: SearchService(store: store)).addRoutes(to: api)
         ReportController(reports: ReportService(store: store), store: store, clock: configuration.clock).addRoutes(to: api)
-        AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store).addRoutes(to: api)
+        AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store, hub: hub, nodes: nodes).addRoutes(to: api)
         WebhookController(webhooks: webhooks, store: store).addRoutes(to: api)
         CallbackController(callbacks: callbacks, settings: settings, store: store, servesTLS: configuration.tls != nil).addRoutes(to: api)
         DeskController(assets: deskAssets, browserSessions: browserSessions, sessions: agentSessions, limits: limits, store: store,

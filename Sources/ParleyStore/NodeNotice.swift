@@ -39,6 +39,8 @@ public enum NodeSignal: Sendable, Hashable {
     case triageChanged(ConversationID, app: AppID)
     /// A conversation's rating or form answers changed: each node reads them and tells the app's agents.
     case answersChanged(ConversationID, app: AppID)
+    /// An app's tag list changed: each node reads it and tells the app's agents.
+    case tagsChanged(AppID)
 }
 
 /// A store that several processes share, and that tells each process what the others did.

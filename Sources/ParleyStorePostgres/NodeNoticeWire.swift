@@ -70,6 +70,8 @@ enum NodeNoticeWire {
             return "r \(node) \(app.rawValue) \(conversation.rawValue)"
         case .answersChanged(let conversation, let app):
             return "q \(node) \(app.rawValue) \(conversation.rawValue)"
+        case .tagsChanged(let app):
+            return "g \(node) \(app.rawValue)"
         }
     }
 
@@ -112,6 +114,8 @@ enum NodeNoticeWire {
             return .signal(.triageChanged(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2))))
         case ("q", 4):
             return .signal(.answersChanged(ConversationID(rawValue: field(3)), app: AppID(rawValue: field(2))))
+        case ("g", 3):
+            return .signal(.tagsChanged(AppID(rawValue: field(2))))
         case ("s", 4):
             return .signal(.sessionEnded(AgentID(rawValue: field(2)), tokenHash: field(3)))
         case ("v", 4):

@@ -98,6 +98,25 @@ struct InboxTests {
         }
     }
 
+    @Test func aVisitorWritingInAQueuedConversation_tellsEveryDesk() async throws {
+        try await withServer { server in
+            let agent = try await server.demoAgent()
+            let desk = try await server.socket(agent.token)
+            let visitor = try await server.visitor()
+            let opened = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            _ = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id } else { false } }
+            let sent = try await server.http.send("POST", "/v1/conversations/\(opened.id)/messages",
+                                                  SendMessageRequest(clientMessageID: "still-there", text: "Anyone?"), token: visitor.token)
+            #expect(sent.status == 201)
+            // The agent follows nothing, yet hears that the queued conversation moved on (its wait,
+            // the inbox counts): the summary with the new last seq.
+            let summary = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id && c.lastSeq > opened.lastSeq } else { false } }
+            guard case .conversation(let conversation) = summary else { Issue.record("no summary"); return }
+            #expect(conversation.state == .queued)
+            await desk.close()
+        }
+    }
+
     @Test func tags_areCheckedByTheAdmin_andReadByAgents() async throws {
         try await withServer { server in
             let agent = try await server.demoAgent()
@@ -113,7 +132,11 @@ struct InboxTests {
                 #expect(try response.decode(ErrorBody.self).error.message == message)
             }
             let list = TagList(tags: [TagDefinition(name: "Needs follow-up", color: "#112233")])
+            let desk = try await server.socket(agent.token)
             _ = try await server.http.send("PUT", path, list, token: server.adminToken)
+            // Every desk of the app learns the new list at once.
+            #expect(try await desk.next { if case .tags = $0 { true } else { false } } == .tags(list))
+            await desk.close()
             #expect(try await server.http.get("/v1/tags", token: agent.token, as: TagList.self) == list)
             #expect(try await server.http.get(path, token: server.adminToken, as: TagList.self) == list)
         }

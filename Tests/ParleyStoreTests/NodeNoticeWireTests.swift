@@ -31,6 +31,7 @@ struct NodeNoticeWireTests {
             (try NodeNoticeWire.signal(node: "a", .maskingChanged(app)), .signal(.maskingChanged(app))),
             (try NodeNoticeWire.signal(node: "a", .triageChanged(conversation, app: app)), .signal(.triageChanged(conversation, app: app))),
             (try NodeNoticeWire.signal(node: "a", .answersChanged(conversation, app: app)), .signal(.answersChanged(conversation, app: app))),
+            (try NodeNoticeWire.signal(node: "a", .tagsChanged(app)), .signal(.tagsChanged(app))),
         ]
         for (payload, notice) in cases {
             #expect(NodeNoticeWire.parse(payload, ownNode: "b") == notice, "\(payload)")

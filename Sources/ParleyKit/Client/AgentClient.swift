@@ -25,6 +25,8 @@ public actor AgentClient {
         case triage(Triage)
         /// A conversation's rating or form answers changed (the visitor rated it, answered the post-chat form).
         case answers(ConversationAnswers)
+        /// The app's tag list changed.
+        case tags(TagList)
     }
 
     let http: HTTPClient
@@ -289,6 +291,8 @@ public actor AgentClient {
             emit(.triage(triage))
         case .answers(let answers):
             emit(.answers(answers))
+        case .tags(let list):
+            emit(.tags(list))
         case .error(let error):
             logger.debug("server error frame", metadata: ["code": "\(error.code)"])
         case .ready, .ack, .queuePosition, .pong:

@@ -38,6 +38,8 @@ extension AdminController {
             let app = try await administeredApp(context)
             let list = try await request.decodeJSON(TagList.self, context: context)
             try await settings.setTags(list, app: app)
+            hub.publish(list, app: app)
+            await nodes.announce(.tagsChanged(app))
             return JSONResponse(list)
         }
 

@@ -12,6 +12,9 @@ struct AdminController {
     let identity: IdentityService
     let masking: MaskingService
     let store: any ParleyStore
+    /// Where a new tag list is told to the app's agents, here and on the other nodes.
+    let hub: Hub
+    let nodes: NodeLink
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         router.on(.admin.apps) { _, context in

@@ -53,6 +53,10 @@ struct NodeFanOut: Service {
                 let events = try carried.map { try ParleyJSON.decode(ConversationEvent.self, from: Data($0.utf8)) }
                 recordLag(of: events)
                 hub.publish(events: events, encoded: carried, of: id)
+                if Hub.holdsVisitorMessage(events), hub.hasAgents(of: app), let conversation = try await store.conversation(id, app: app),
+                   conversation.state == .queued {
+                    hub.publishSummaryToAgents(conversation)
+                }
                 return
             }
             let count = Int(seqs.upperBound - seqs.lowerBound + 1)
@@ -80,6 +84,9 @@ struct NodeFanOut: Service {
         case .signal(.triageChanged(let id, let app)):
             guard hub.hasAgents(of: app) else { return }
             for triage in try await store.triage([id], app: app) { hub.publish(triage, app: app) }
+        case .signal(.tagsChanged(let app)):
+            guard hub.hasAgents(of: app) else { return }
+            hub.publish(try await AppSettings(store: store, clock: clock).tags(app: app), app: app)
         case .signal(.answersChanged(let id, let app)):
             guard hub.hasAgents(of: app) else { return }
             hub.publish(try await ConversationAnswers.read(id, app: app, from: store), app: app)

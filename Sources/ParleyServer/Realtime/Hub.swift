@@ -112,11 +112,14 @@ final class Hub: Sendable {
             default: false
             }
         }
+        // A visitor writing in a queued conversation changes how long it has waited for an answer
+        // (the inbox's "waiting" view and counts), and no agent follows it yet: every desk gets the summary.
+        let waitingChanged = conversation.state == .queued && Self.holdsVisitorMessage(commit.events)
         let (subscribers, visitors, agents, waiters) = state.withLock { state in
             (
                 Array((state.subscribers[conversation.id] ?? [:]).values),
                 stateChanged ? Array((state.visitors[conversation.visitorID] ?? [:]).values) : [],
-                stateChanged ? Array((state.appAgents[conversation.appID] ?? [:]).values) : [],
+                stateChanged || waitingChanged ? Array((state.appAgents[conversation.appID] ?? [:]).values) : [],
                 state.waiters.removeValue(forKey: conversation.id).map { Array($0.values) } ?? []
             )
         }
@@ -127,6 +130,17 @@ final class Hub: Sendable {
                 .map { .text(String(decoding: $0, as: UTF8.self)) } ?? .frame(.conversation(conversation))
             for connection in summaries { connection.enqueue(item) }
         }
+    }
+
+    /// Whether `events` hold a message the visitor wrote.
+    static func holdsVisitorMessage(_ events: [ConversationEvent]) -> Bool {
+        events.contains { $0.author.role == .visitor && $0.message != nil }
+    }
+
+    /// Sends a conversation's summary to every agent connection of its app (another node's visitor
+    /// wrote in a queued conversation; see ``publish(_:)``).
+    func publishSummaryToAgents(_ conversation: Conversation) {
+        sendToAgents(of: conversation.appID, .conversation(conversation))
     }
 
     /// Tells a conversation's subscribers and long-poll waiters of events that did not change its
@@ -176,6 +190,11 @@ final class Hub: Sendable {
     /// Sends a conversation's rating and form answers to every agent connection of its app.
     func publish(_ answers: ConversationAnswers, app: AppID) {
         sendToAgents(of: app, .answers(answers))
+    }
+
+    /// Sends the app's tag list to every agent connection of the app.
+    func publish(_ tags: TagList, app: AppID) {
+        sendToAgents(of: app, .tags(tags))
     }
 
     private func sendToAgents(of app: AppID, _ frame: ServerFrame) {
