@@ -1,10 +1,14 @@
 import Foundation
 
-/// A saved reply of an app, which agents insert by typing "/" and its shortcut.
+/// A saved reply, which agents insert by typing "/" and its shortcut: the team's (made by admins,
+/// for every agent of the app) or an agent's own (their personal set, seen by them alone).
 public struct CannedResponse: Hashable, Sendable, Codable {
     public var id: CannedResponseID
     public var appID: AppID
-    /// What agents type after "/": 1 to 32 of `a-z 0-9 - _`, unique in the app.
+    /// The agent whose personal response this is; nil for the team's.
+    public var ownerID: AgentID?
+    /// What agents type after "/": 1 to 32 of `a-z 0-9 - _`, unique in the team's set and in each
+    /// agent's own (an agent's own may share a team shortcut: the picker lists both).
     public var shortcut: String
     /// A one-line name shown in the picker.
     public var title: String
@@ -13,9 +17,10 @@ public struct CannedResponse: Hashable, Sendable, Codable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: CannedResponseID, appID: AppID, shortcut: String, title: String, text: String, createdAt: Date, updatedAt: Date) {
+    public init(id: CannedResponseID, appID: AppID, ownerID: AgentID? = nil, shortcut: String, title: String, text: String, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.appID = appID
+        self.ownerID = ownerID
         self.shortcut = shortcut
         self.title = title
         self.text = text
@@ -24,7 +29,7 @@ public struct CannedResponse: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, appID = "app_id", shortcut, title, text, createdAt = "created_at", updatedAt = "updated_at"
+        case id, appID = "app_id", ownerID = "owner_id", shortcut, title, text, createdAt = "created_at", updatedAt = "updated_at"
     }
 }
 
@@ -40,7 +45,7 @@ public struct CannedResponseRequest: Hashable, Sendable, Codable {
     }
 }
 
-/// A list of canned responses, by shortcut.
+/// A list of canned responses, by shortcut (for an agent: their own first, then the team's).
 public struct CannedResponseList: Hashable, Sendable, Codable {
     public var cannedResponses: [CannedResponse]
     public init(cannedResponses: [CannedResponse]) { self.cannedResponses = cannedResponses }

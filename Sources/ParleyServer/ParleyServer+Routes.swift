@@ -21,7 +21,7 @@ extension ParleyServer {
         PushAdminController(push: push, store: store).addRoutes(to: api)
         TranscriptController(conversations: conversations, isMailEnabled: configuration.smtp != nil).addRoutes(to: api)
         LifecycleController(settings: settings, availability: availability, masking: masking, store: store).addRoutes(to: api)
-        TeamController(store: store, routing: routing).addRoutes(to: api)
+        TeamController(store: store, routing: routing, admin: admin).addRoutes(to: api)
         SearchController(search: SearchService(store: store)).addRoutes(to: api)
         ReportController(reports: ReportService(store: store), store: store, clock: configuration.clock).addRoutes(to: api)
         AdminController(admin: admin, settings: settings, identity: identity, masking: masking, store: store, hub: hub, nodes: nodes).addRoutes(to: api)

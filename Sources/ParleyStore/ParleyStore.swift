@@ -155,16 +155,20 @@ public protocol SettingsStore: Sendable {
     func waitSamples(queue: QueueID, since: Date, limit: Int) async throws -> [WaitEstimator.Sample]
 
     // MARK: Canned responses
-    /// Inserts a canned response. Throws ``StoreError/duplicate(_:)`` when the app has the shortcut.
+    // A response belongs to the team's set (`ownerID` nil) or to one agent's own; shortcuts are
+    // unique within a set, and every call below stays within the set it names.
+    /// Inserts a canned response. Throws ``StoreError/duplicate(_:)`` when its set has the shortcut.
     func insertCannedResponse(_ response: CannedResponse) async throws
-    /// An app's canned responses, by shortcut.
-    func cannedResponses(app: AppID) async throws -> [CannedResponse]
-    func cannedResponse(_ id: CannedResponseID, app: AppID) async throws -> CannedResponse?
-    /// Replaces a canned response's shortcut, title, text and `updatedAt`. Throws ``StoreError/duplicate(_:)``
-    /// when another of the app's responses has the shortcut, ``StoreError/notFound(_:)`` when it is gone.
+    /// The app's team responses (`owner` nil) or one agent's own, by shortcut.
+    func cannedResponses(app: AppID, owner: AgentID?) async throws -> [CannedResponse]
+    /// A response of the set `owner` names, or nil.
+    func cannedResponse(_ id: CannedResponseID, app: AppID, owner: AgentID?) async throws -> CannedResponse?
+    /// Replaces a canned response's shortcut, title, text and `updatedAt`, within its set (`ownerID`).
+    /// Throws ``StoreError/duplicate(_:)`` when another response of the set has the shortcut,
+    /// ``StoreError/notFound(_:)`` when the set has no such response.
     func updateCannedResponse(_ response: CannedResponse) async throws
-    /// Deletes a canned response; false when the app has no such response.
-    func deleteCannedResponse(_ id: CannedResponseID, app: AppID) async throws -> Bool
+    /// Deletes a canned response of the set `owner` names; false when it has no such response.
+    func deleteCannedResponse(_ id: CannedResponseID, app: AppID, owner: AgentID?) async throws -> Bool
 }
 
 /// Work kept durably until it is done: outbox rows made by commits, transcript emails.

@@ -249,6 +249,13 @@ enum PostgresMigrations {
             "ALTER TABLE message_search ALTER COLUMN app_id SET NOT NULL",
             "CREATE INDEX message_search_app ON message_search(app_id, position)",
         ]),
+        // Personal canned responses (issue 18): a response may belong to one agent; shortcuts are
+        // unique per set (the team's, or each agent's own).
+        ("0020-personal-canned-responses", [
+            "ALTER TABLE canned_responses DROP CONSTRAINT canned_responses_app_id_shortcut_key",
+            "ALTER TABLE canned_responses ADD COLUMN owner_id TEXT REFERENCES agents(id)",
+            "CREATE UNIQUE INDEX canned_responses_shortcut ON canned_responses(app_id, coalesce(owner_id, ''), shortcut)",
+        ]),
     ]
 
     /// Work a migration does beyond its SQL, in the same transaction: indexing what is stored.

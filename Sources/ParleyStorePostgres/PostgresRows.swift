@@ -67,7 +67,7 @@ enum PostgresRows {
     static func cannedResponse(_ row: PostgresRandomAccessRow) throws -> CannedResponse {
         CannedResponse(
             id: CannedResponseID(rawValue: try string(row, "id")), appID: AppID(rawValue: try string(row, "app_id")),
-            shortcut: try string(row, "shortcut"), title: try string(row, "title"), text: try string(row, "text"),
+            ownerID: try optionalString(row, "owner_id").map(AgentID.init(rawValue:)), shortcut: try string(row, "shortcut"), title: try string(row, "title"), text: try string(row, "text"),
             createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"))
     }
 }

@@ -53,21 +53,25 @@ extension PostgresStore {
         do {
             try await execute(
                 """
-                INSERT INTO canned_responses (id, app_id, shortcut, title, text, created_at, updated_at)
-                VALUES (\(response.id.rawValue), \(response.appID.rawValue), \(response.shortcut), \(response.title), \(response.text),
-                    \(Timestamp.millis(response.createdAt)), \(Timestamp.millis(response.updatedAt)))
+                INSERT INTO canned_responses (id, app_id, owner_id, shortcut, title, text, created_at, updated_at)
+                VALUES (\(response.id.rawValue), \(response.appID.rawValue), \(response.ownerID?.rawValue), \(response.shortcut), \(response.title),
+                    \(response.text), \(Timestamp.millis(response.createdAt)), \(Timestamp.millis(response.updatedAt)))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
-            throw StoreError.duplicate("the app has a canned response with the shortcut \(response.shortcut)")
+            throw StoreError.duplicate(Self.shortcutTaken(response))
         }
     }
 
-    public func cannedResponses(app: AppID) async throws -> [CannedResponse] {
-        try await rows("SELECT * FROM canned_responses WHERE app_id = \(app.rawValue) ORDER BY shortcut").map(PostgresRows.cannedResponse)
+    public func cannedResponses(app: AppID, owner: AgentID?) async throws -> [CannedResponse] {
+        try await rows("""
+            SELECT * FROM canned_responses WHERE app_id = \(app.rawValue) AND owner_id IS NOT DISTINCT FROM \(owner?.rawValue) ORDER BY shortcut
+            """).map(PostgresRows.cannedResponse)
     }
 
-    public func cannedResponse(_ id: CannedResponseID, app: AppID) async throws -> CannedResponse? {
-        try await rows("SELECT * FROM canned_responses WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)").first.map(PostgresRows.cannedResponse)
+    public func cannedResponse(_ id: CannedResponseID, app: AppID, owner: AgentID?) async throws -> CannedResponse? {
+        try await rows("""
+            SELECT * FROM canned_responses WHERE id = \(id.rawValue) AND app_id = \(app.rawValue) AND owner_id IS NOT DISTINCT FROM \(owner?.rawValue)
+            """).first.map(PostgresRows.cannedResponse)
     }
 
     public func updateCannedResponse(_ response: CannedResponse) async throws {
@@ -76,15 +80,23 @@ extension PostgresStore {
                 """
                 UPDATE canned_responses SET shortcut = \(response.shortcut), title = \(response.title), text = \(response.text),
                     updated_at = \(Timestamp.millis(response.updatedAt))
-                WHERE id = \(response.id.rawValue) AND app_id = \(response.appID.rawValue) RETURNING id
+                WHERE id = \(response.id.rawValue) AND app_id = \(response.appID.rawValue)
+                    AND owner_id IS NOT DISTINCT FROM \(response.ownerID?.rawValue) RETURNING id
                 """)
             if updated.isEmpty { throw StoreError.notFound("canned response not found") }
         } catch let error as PSQLError where error.isUniqueViolation {
-            throw StoreError.duplicate("the app has a canned response with the shortcut \(response.shortcut)")
+            throw StoreError.duplicate(Self.shortcutTaken(response))
         }
     }
 
-    public func deleteCannedResponse(_ id: CannedResponseID, app: AppID) async throws -> Bool {
-        try await !rows("DELETE FROM canned_responses WHERE id = \(id.rawValue) AND app_id = \(app.rawValue) RETURNING id").isEmpty
+    public func deleteCannedResponse(_ id: CannedResponseID, app: AppID, owner: AgentID?) async throws -> Bool {
+        try await !rows("""
+            DELETE FROM canned_responses WHERE id = \(id.rawValue) AND app_id = \(app.rawValue)
+                AND owner_id IS NOT DISTINCT FROM \(owner?.rawValue) RETURNING id
+            """).isEmpty
+    }
+
+    private static func shortcutTaken(_ response: CannedResponse) -> String {
+        "\(response.ownerID == nil ? "the app" : "your own set") has a canned response with the shortcut \(response.shortcut)"
     }
 }

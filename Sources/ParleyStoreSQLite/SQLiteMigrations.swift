@@ -377,6 +377,27 @@ enum SQLiteMigrations {
         migrator.registerMigration("0019-reports") { db in
             try db.execute(sql: "CREATE INDEX conversations_app_created ON conversations(app_id, created_at)")
         }
+        // Personal canned responses (issue 18): a response may belong to one agent; shortcuts are
+        // unique per set. SQLite cannot drop the old UNIQUE (app_id, shortcut), so the table is rebuilt.
+        migrator.registerMigration("0020-personal-canned-responses") { db in
+            try db.execute(sql: """
+                CREATE TABLE canned_responses_new (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id),
+                    owner_id TEXT REFERENCES agents(id),
+                    shortcut TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                INSERT INTO canned_responses_new (id, app_id, owner_id, shortcut, title, text, created_at, updated_at)
+                    SELECT id, app_id, NULL, shortcut, title, text, created_at, updated_at FROM canned_responses;
+                DROP TABLE canned_responses;
+                ALTER TABLE canned_responses_new RENAME TO canned_responses;
+                CREATE UNIQUE INDEX canned_responses_shortcut ON canned_responses(app_id, coalesce(owner_id, ''), shortcut);
+                """)
+        }
         return migrator
     }
 }

@@ -47,6 +47,41 @@ struct TeamAndCannedResponseTests {
         }
     }
 
+    @Test func personalCannedResponses_areTheAgentsOwn_listedBeforeTheTeams() async throws {
+        try await withServer { server in
+            let admin = try await server.demoAgent()
+            let ann = try await server.agent(name: "Ann")
+            let bob = try await server.agent(name: "Bob")
+            let team = try await server.http.post("/v1/admin/apps/\(server.appID)/canned-responses",
+                                                  CannedResponseRequest(shortcut: "refund", title: "Refund policy", text: "Refunds take 5 days."),
+                                                  token: admin.token, as: CannedResponse.self)
+            // Ann keeps her own, even under a team shortcut; the owner is named, the team's has none.
+            let mine = try await server.http.post("/v1/canned-responses", CannedResponseRequest(shortcut: "refund", title: "My refund", text: "I'll sort it today."),
+                                                  token: ann.token, as: CannedResponse.self)
+            #expect(mine.ownerID == ann.agent.id && team.ownerID == nil)
+            let list = try await server.http.get("/v1/canned-responses", token: ann.token, as: CannedResponseList.self).cannedResponses
+            #expect(list.map(\.id) == [mine.id, team.id], "her own first")
+            // Bob and the admin's team list never see it.
+            #expect(try await server.http.get("/v1/canned-responses", token: bob.token, as: CannedResponseList.self).cannedResponses.map(\.id) == [team.id])
+            #expect(try await server.http.get("/v1/admin/apps/\(server.appID)/canned-responses", token: admin.token, as: CannedResponseList.self)
+                .cannedResponses.map(\.id) == [team.id])
+            // Her shortcuts are unique in her set; she cannot change the team's or Bob's through her routes.
+            let twice = try await server.http.send("POST", "/v1/canned-responses", CannedResponseRequest(shortcut: "refund", title: "Again", text: "x"), token: ann.token)
+            #expect(twice.status == 409 && twice.error?.error.code == "duplicate")
+            #expect(try await server.http.send("POST", "/v1/canned-responses", CannedResponseRequest(shortcut: "Bad Shortcut", title: "t", text: "x"), token: ann.token).status == 400)
+            #expect(try await server.http.send("PATCH", "/v1/canned-responses/\(team.id)", CannedResponseRequest(text: "Mine now"), token: ann.token).status == 404)
+            #expect(try await server.http.send("PATCH", "/v1/canned-responses/\(mine.id)", CannedResponseRequest(text: "Bob's now"), token: bob.token).status == 404)
+            #expect(try await server.http.request("DELETE", "/v1/canned-responses/\(mine.id)", token: bob.token).status == 404)
+            #expect(try await server.http.request("DELETE", "/v1/admin/apps/\(server.appID)/canned-responses/\(mine.id)", token: admin.token).status == 404)
+            let edited = try await server.http.send("PATCH", "/v1/canned-responses/\(mine.id)", CannedResponseRequest(text: "Sorted within the hour."), token: ann.token)
+            #expect(try edited.decode(CannedResponse.self).text == "Sorted within the hour.")
+            let visitor = try await server.visitor()
+            #expect(try await server.http.send("POST", "/v1/canned-responses", CannedResponseRequest(shortcut: "v", title: "v", text: "v"), token: visitor.token).status == 403)
+            #expect(try await server.http.request("DELETE", "/v1/canned-responses/\(mine.id)", token: ann.token).status == 204)
+            #expect(try await server.http.get("/v1/canned-responses", token: ann.token, as: CannedResponseList.self).cannedResponses.map(\.id) == [team.id])
+        }
+    }
+
     @Test func team_showsAvailabilityLoadAndWaiting_toAnyAgentOfTheApp() async throws {
         try await withServer { server in
             let grace = try await server.agent(name: "Grace", capacity: 2)

@@ -107,9 +107,9 @@ extension StoreConformance {
 extension StoreConformance {
     static func cannedResponses_crudByApp_withUniqueShortcuts(_ store: any ParleyStore) async throws {
         let fixture = try await Fixture.make(store)
-        func response(_ shortcut: String, app: AppID? = nil) -> CannedResponse {
+        func response(_ shortcut: String, app: AppID? = nil, owner: AgentID? = nil) -> CannedResponse {
             let at = fixture.clock.next()
-            return CannedResponse(id: .generate(), appID: app ?? fixture.app.id, shortcut: shortcut, title: "Title \(shortcut)",
+            return CannedResponse(id: .generate(), appID: app ?? fixture.app.id, ownerID: owner, shortcut: shortcut, title: "Title \(shortcut)",
                                   text: "Text of \(shortcut)", createdAt: at, updatedAt: at)
         }
         let refund = response("refund")
@@ -119,14 +119,14 @@ extension StoreConformance {
         try await store.insertCannedResponse(response("refund", app: fixture.otherApp.id))
         await expectStoreError(.duplicate) { try await store.insertCannedResponse(response("refund")) }
 
-        #expect(try await store.cannedResponses(app: fixture.app.id) == [hello, refund])
-        #expect(try await store.cannedResponse(refund.id, app: fixture.otherApp.id) == nil)
+        #expect(try await store.cannedResponses(app: fixture.app.id, owner: nil) == [hello, refund])
+        #expect(try await store.cannedResponse(refund.id, app: fixture.otherApp.id, owner: nil) == nil)
 
         var edited = refund
         edited.text = "New text"
         edited.updatedAt = fixture.clock.next()
         try await store.updateCannedResponse(edited)
-        #expect(try await store.cannedResponse(refund.id, app: fixture.app.id) == edited)
+        #expect(try await store.cannedResponse(refund.id, app: fixture.app.id, owner: nil) == edited)
         var clash = edited
         clash.shortcut = "hello"
         await expectStoreError(.duplicate) { try await store.updateCannedResponse(clash) }
@@ -134,8 +134,27 @@ extension StoreConformance {
         stranger.appID = fixture.otherApp.id
         await expectStoreError(.notFound) { try await store.updateCannedResponse(stranger) }
 
-        #expect(try await store.deleteCannedResponse(refund.id, app: fixture.otherApp.id) == false)
-        #expect(try await store.deleteCannedResponse(refund.id, app: fixture.app.id) == true)
-        #expect(try await store.cannedResponses(app: fixture.app.id) == [hello])
+        // An agent's own set: the team's shortcuts are free there, its own are not; each set sees only itself.
+        let mine = response("refund", owner: fixture.agent.id)
+        try await store.insertCannedResponse(mine)
+        try await store.insertCannedResponse(response("refund", owner: fixture.otherAgent.id))
+        await expectStoreError(.duplicate) { try await store.insertCannedResponse(response("refund", owner: fixture.agent.id)) }
+        #expect(try await store.cannedResponses(app: fixture.app.id, owner: fixture.agent.id) == [mine])
+        #expect(try await store.cannedResponses(app: fixture.app.id, owner: nil) == [hello, edited])
+        #expect(try await store.cannedResponse(mine.id, app: fixture.app.id, owner: nil) == nil, "not the team's")
+        #expect(try await store.cannedResponse(mine.id, app: fixture.app.id, owner: fixture.otherAgent.id) == nil, "not a colleague's")
+        var theirs = mine
+        theirs.ownerID = fixture.otherAgent.id
+        theirs.text = "Taken over"
+        await expectStoreError(.notFound) { try await store.updateCannedResponse(theirs) }
+        var teamCopy = mine
+        teamCopy.ownerID = nil
+        await expectStoreError(.notFound) { try await store.updateCannedResponse(teamCopy) }
+        #expect(try await store.deleteCannedResponse(mine.id, app: fixture.app.id, owner: nil) == false)
+        #expect(try await store.deleteCannedResponse(mine.id, app: fixture.app.id, owner: fixture.agent.id) == true)
+
+        #expect(try await store.deleteCannedResponse(refund.id, app: fixture.otherApp.id, owner: nil) == false)
+        #expect(try await store.deleteCannedResponse(refund.id, app: fixture.app.id, owner: nil) == true)
+        #expect(try await store.cannedResponses(app: fixture.app.id, owner: nil) == [hello])
     }
 }

@@ -116,7 +116,7 @@ struct AdminController {
     private func addCannedResponseRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         router.on(.admin.cannedResponses) { _, context in
             let app = try await administeredApp(context)
-            return JSONResponse(CannedResponseList(cannedResponses: try await store.cannedResponses(app: app)))
+            return JSONResponse(CannedResponseList(cannedResponses: try await store.cannedResponses(app: app, owner: nil)))
         }
 
         router.on(.admin.createCannedResponse) { request, context in

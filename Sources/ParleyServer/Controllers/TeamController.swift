@@ -3,10 +3,13 @@ import Hummingbird
 import ParleyCore
 import ParleyStore
 
-/// What every agent of an app may read about it: the team, the canned responses, the visitors.
+/// What every agent of an app may read about it: the team, the canned responses, the visitors;
+/// and each agent's own set of canned responses.
 struct TeamController {
     let store: any ParleyStore
     let routing: RoutingEngine
+    /// Where canned responses are checked and kept (the team's by admins, each agent's own here).
+    let admin: AdminService
 
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         router.on(.team.overview) { _, context in
@@ -26,7 +29,24 @@ struct TeamController {
 
         router.on(.team.cannedResponses) { _, context in
             let caller = try context.requireAgent()
-            return JSONResponse(CannedResponseList(cannedResponses: try await store.cannedResponses(app: caller.appID)))
+            return JSONResponse(CannedResponseList(cannedResponses: try await admin.cannedResponses(for: caller.agentID, app: caller.appID)))
+        }
+        router.on(.team.createOwnCannedResponse) { request, context in
+            let caller = try context.requireAgent()
+            let body = try await request.decodeJSON(CannedResponseRequest.self, context: context)
+            return JSONResponse(try await admin.createCannedResponse(app: caller.appID, owner: caller.agentID, body), status: .created)
+        }
+        router.on(.team.updateOwnCannedResponse) { request, context in
+            let caller = try context.requireAgent()
+            let id: CannedResponseID = try context.identifier("response", notFound: "canned response not found")
+            let body = try await request.decodeJSON(CannedResponseRequest.self, context: context)
+            return JSONResponse(try await admin.updateCannedResponse(id, app: caller.appID, owner: caller.agentID, body))
+        }
+        router.on(.team.deleteOwnCannedResponse) { _, context -> Response in
+            let caller = try context.requireAgent()
+            let id: CannedResponseID = try context.identifier("response", notFound: "canned response not found")
+            try await admin.deleteCannedResponse(id, app: caller.appID, owner: caller.agentID)
+            return Response(status: .noContent)
         }
 
         router.on(.team.visitor) { _, context in
