@@ -1,4 +1,5 @@
-// Admin: what visitors thought. Overall, per agent and per queue: count, average, distribution.
+// Admin: what visitors thought, of all time. Overall, per agent and per queue: count, average, distribution
+// (Reports has them for chosen days, with the comments).
 import { api } from "./api.js";
 import { cell, table, toolbar } from "./admin-ui.js";
 import { h } from "./dom.js";
@@ -10,7 +11,8 @@ export async function renderRatings() {
   const summary = await api("GET", `/v1/admin/apps/${state.me.app_id}/ratings`);
   const overall = summary.overall;
   return [
-    toolbar("Visitors rate a conversation from 1 (bad) to 5 (great) after it ended. Best average first."),
+    toolbar(["Visitors rate a conversation from 1 (bad) to 5 (great) after it ended. Best average first, of all time. For chosen days, with the comments: ",
+      h("a", { href: "#/admin/reports" }, "Reports"), "."]),
     h("section", { class: "card ratings-overall", id: "ratings-overall", "aria-labelledby": "ratings-overall-title" },
       h("h3", { id: "ratings-overall-title" }, "Overall"),
       overall && overall.count > 0

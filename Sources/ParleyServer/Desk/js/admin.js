@@ -1,4 +1,4 @@
-// Admin pages (role admin only): agents, queues, canned responses, ratings, forms, appearance, business hours, callbacks, identity, attachments, masking, links, webhooks, push, tags, the app and its key.
+// Admin pages (role admin only): reports, agents, queues, canned responses, ratings, forms, appearance, business hours, callbacks, identity, attachments, masking, links, webhooks, push, tags, the app and its key.
 import { byId, h, replaceChildren } from "./dom.js";
 import { renderAgents } from "./admin-agents.js";
 import { renderApp } from "./admin-app.js";
@@ -14,10 +14,13 @@ import { renderMasking } from "./admin-masking.js";
 import { renderPush } from "./admin-push.js";
 import { renderQueues } from "./admin-queues.js";
 import { renderRatings } from "./admin-ratings.js";
+import { leaveReports, renderReports } from "./admin-reports.js";
 import { renderTags } from "./admin-tags.js";
 import { renderWebhooks } from "./admin-webhooks.js";
 
+/** `leave`, when a page has it, stops what the page follows (timers, frames) once it is off screen. */
 const PAGES = {
+  reports: { title: "Reports", render: renderReports, leave: leaveReports },
   agents: { title: "Agents", render: renderAgents },
   queues: { title: "Queues", render: renderQueues },
   canned: { title: "Canned responses", render: renderCanned },
@@ -39,6 +42,7 @@ const PAGES = {
 let current = null;
 
 export async function showAdmin(page) {
+  if (current && current !== page) PAGES[current].leave?.();
   current = page;
   byId("admin").hidden = false;
   byId("admin-title").textContent = PAGES[page].title;
@@ -50,6 +54,7 @@ export async function showAdmin(page) {
 }
 
 export function hideAdmin() {
+  if (current) PAGES[current].leave?.();
   current = null;
   byId("admin").hidden = true;
   replaceChildren(byId("admin-body"));

@@ -31,6 +31,39 @@ export function duration(fromISO, now = Date.now()) {
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
+/**
+ * A measured time for people, from whole milliseconds: "240 ms", "4.2 s", "42 s", "1 min 30 s",
+ * "2 min", "1 h 5 min", "2 d 3 h". Below 10 s one decimal (rounded down), above whole units
+ * (rounded down) with at most two of them; "—" when there is no value.
+ */
+export function readableDuration(ms) {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.floor(ms)} ms`;
+  if (ms < 10000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  const seconds = Math.floor(ms / 1000);
+  const pair = (big, bigUnit, small, smallUnit) => (small ? `${big} ${bigUnit} ${small} ${smallUnit}` : `${big} ${bigUnit}`);
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return pair(Math.floor(seconds / 60), "min", seconds % 60, "s");
+  if (seconds < 86400) return pair(Math.floor(seconds / 3600), "h", Math.floor((seconds % 3600) / 60), "min");
+  return pair(Math.floor(seconds / 86400), "d", Math.floor((seconds % 86400) / 3600), "h");
+}
+
+/** A share as a whole percentage ("75 %"), "—" when there is nothing to share. */
+export function percent(part, whole) {
+  return whole > 0 ? `${Math.round((part / whole) * 100)} %` : "—";
+}
+
+const dayFormats = {
+  long: new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }),
+  short: new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" }),
+};
+
+/** A calendar day ("2026-11-25") as people read it: "25 Nov 2026" (long) or "25 Nov" (short). */
+export function calendarDay(day, style = "long") {
+  const [year, month, date] = day.split("-").map(Number);
+  return dayFormats[style].format(new Date(Date.UTC(year, month - 1, date)));
+}
+
 /** A participant's display name. */
 export function participantName(participant) {
   if (participant?.name) return participant.name;

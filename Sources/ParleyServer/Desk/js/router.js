@@ -1,10 +1,10 @@
 // Hash routes: #/inbox/VIEW (queued, mine, unread, waiting, snoozed, ended, all, agent/agt_…, queue/que_…)
 // with an optional ?tag=…&priority=… filter, #/c/cnv_… (?seq=N: scrolled to that message), #/search,
-// #/admin/agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app.
+// #/admin/reports|agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app.
 
 const ID = "[0-9A-HJKMNP-TV-Z]{26}";
 const VIEW = `queued|mine|unread|waiting|snoozed|ended|all|agent/agt_${ID}|queue/que_${ID}`;
-const ADMIN = "agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app";
+const ADMIN = "reports|agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app";
 
 /** The route the address names, or null when it names none. */
 export function parseRoute(hash = location.hash) {
