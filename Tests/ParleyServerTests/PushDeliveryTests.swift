@@ -176,8 +176,11 @@ struct PushDeliveryTests {
             let skipped = try await deliveries(server, fake: fake) { $0.first?.status == .skipped }
             #expect(skipped.first?.lastError == "the visitor read it before it was due")
 
-            // In the background: the next reply, a transfer to the queue and the end are pushed.
+            // In the background: the next reply, a page the agent pushes, a transfer to the queue and
+            // the end are pushed.
             try await say("Anything else?", in: conversation.id, token: agent.token, server: server)
+            let page = PushPageRequest(clientMessageID: "page-1", url: "https://help.example.com/returns", title: "Returns")
+            #expect(try await server.http.send("POST", "/v1/conversations/\(conversation.id)/pages", page, token: agent.token).status == 201)
             #expect(try await server.http.send("POST", "/v1/conversations/\(conversation.id)/transfer", TransferRequest(queueID: server.demo.queue.id),
                                                token: agent.token).status == 200)
             #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/accept", body: Data("{}".utf8), token: agent.token)
@@ -185,12 +188,13 @@ struct PushDeliveryTests {
             #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/end", body: Data("{}".utf8), token: agent.token)
                 .status == 200)
             clock.advance(by: 11)
-            let sent = try await pushes(3, "apns", fake: fake, clock: clock)
+            let sent = try await pushes(4, "apns", fake: fake, clock: clock)
             let contents = try sent.map { try ParleyPush.decryptNotification(
                 try #require(try JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any]), keys: nil) }
-            #expect(contents.map(\.kind) == [.message, .transferred, .ended], "in order")
-            #expect(contents[1].body == "Your conversation was passed to a colleague.")
-            #expect(contents[2].body == "The conversation has ended." && contents[2].title == "Grace" && sent[2].headers["apns-priority"] == "5")
+            #expect(contents.map(\.kind) == [.message, .page, .transferred, .ended], "in order")
+            #expect(contents[1].body == "Sent you a page: Returns" && sent[1].headers["apns-priority"] == "10")
+            #expect(contents[2].body == "Your conversation was passed to a colleague.")
+            #expect(contents[3].body == "The conversation has ended." && contents[3].title == "Grace" && sent[3].headers["apns-priority"] == "5")
         }
     }
 
