@@ -122,6 +122,7 @@ struct ReportTests {
             let utc = try await server.http.get("/v1/admin/apps/\(server.appID)/reports?from=2027-01-15&to=2027-01-16",
                                                 token: server.adminToken, as: TeamReport.self)
             #expect(utc.days.map(\.figures.conversations) == [4, 0] && utc.totals == totals)
+            #expect(utc.timeZone == "UTC", "named as asked, by default")
             // A range that misses them all still lists its days.
             let before = try await server.http.get("/v1/admin/apps/\(server.appID)/reports?from=2027-01-10&to=2027-01-14",
                                                    token: server.adminToken, as: TeamReport.self)

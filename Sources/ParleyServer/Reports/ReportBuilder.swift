@@ -29,7 +29,7 @@ struct ReportBuilder: Sendable {
                 handled: handled[agent] ?? [], answered: answered[agent] ?? [], scores: (rated[agent] ?? []).map(\.1)))
         }
         let busiest: (ReportGroup, ReportGroup) -> Bool = { ($0.figures.conversations, $1.id) > ($1.figures.conversations, $0.id) }
-        return TeamReport(from: range.days[0].date, to: range.days[range.days.count - 1].date, timeZone: range.timeZone.identifier,
+        return TeamReport(from: range.days[0].date, to: range.days[range.days.count - 1].date, timeZone: range.timeZoneName,
                           totals: Self.figures(conversations), days: days, queues: queues.sorted(by: busiest), agents: agents.sorted(by: busiest))
     }
 

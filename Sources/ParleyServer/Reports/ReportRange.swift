@@ -15,6 +15,8 @@ struct ReportRange: Sendable, Hashable {
     }
 
     let timeZone: TimeZone
+    /// The zone's name as the request gave it (Foundation may name `UTC` `GMT`).
+    let timeZoneName: String
     let days: [Day]
 
     var start: Date { days[0].start }
@@ -22,7 +24,7 @@ struct ReportRange: Sendable, Hashable {
 
     /// The days from `from` to `to`, both included, in `timeZone`.
     /// - Throws: a 400 naming the item at fault.
-    init(from: String, to: String, timeZone: TimeZone) throws {
+    init(from: String, to: String, timeZone: TimeZone, named name: String? = nil) throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let first = Self.midnight(from, calendar) else { throw APIError.badRequest("from: a day, YYYY-MM-DD") }
@@ -37,16 +39,17 @@ struct ReportRange: Sendable, Hashable {
             start = end
         }
         self.timeZone = timeZone
+        self.timeZoneName = name ?? timeZone.identifier
         self.days = days
     }
 
     /// The `days` days that end with the one holding `now`.
-    static func last(_ days: Int, before now: Date, in timeZone: TimeZone) throws -> ReportRange {
+    static func last(_ days: Int, before now: Date, in timeZone: TimeZone, named name: String? = nil) throws -> ReportRange {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.startOfDay(for: now)
         let first = calendar.date(byAdding: .day, value: -(days - 1), to: today) ?? today
-        return try ReportRange(from: format(first, calendar), to: format(today, calendar), timeZone: timeZone)
+        return try ReportRange(from: format(first, calendar), to: format(today, calendar), timeZone: timeZone, named: name)
     }
 
     /// The index of the day holding `date`; nil outside the range.

@@ -16,9 +16,9 @@ struct ReportRequest: Sendable, Hashable {
         guard let timeZone = TimeZone(identifier: zoneName) else { throw APIError.badRequest("time_zone: an IANA time zone, such as Europe/Berlin") }
         switch (query.get("from"), query.get("to")) {
         case (let from?, let to?):
-            range = try ReportRange(from: from, to: to, timeZone: timeZone)
+            range = try ReportRange(from: from, to: to, timeZone: timeZone, named: zoneName)
         case (nil, nil):
-            range = try ReportRange.last(Self.defaultDays, before: now, in: timeZone)
+            range = try ReportRange.last(Self.defaultDays, before: now, in: timeZone, named: zoneName)
         case (nil, _?):
             throw APIError.badRequest("from: give both from and to, or neither")
         case (_?, nil):
