@@ -28,6 +28,9 @@ public enum ServerFrame: Hashable, Sendable {
     case answers(ConversationAnswers)
     /// `{"type": "tags", "tags": [{"name", "color"}]}`: the app's tag list changed (agents of the app only).
     case tags(TagList)
+    /// `{"type": "team", "agent_id": "agt_…"}`: an agent's availability, profile or connection changed;
+    /// `GET /v1/team` has the app's team as it is now (agents of the app only).
+    case team(TeamChange)
 
     /// `{"type": "ready", "epoch": "…", "participant": {…}, "heartbeat_seconds": 30}`
     public struct Ready: Hashable, Sendable, Codable {
@@ -145,6 +148,7 @@ public enum ServerFrame: Hashable, Sendable {
         case .triage: "triage"
         case .answers: "answers"
         case .tags: "tags"
+        case .team: "team"
         }
     }
 }
@@ -170,6 +174,7 @@ extension ServerFrame: Codable {
         case "triage": self = .triage(try container.decode(Triage.self, forKey: .triage))
         case "answers": self = .answers(try container.decode(ConversationAnswers.self, forKey: .answers))
         case "tags": self = .tags(try TagList(from: decoder))
+        case "team": self = .team(try TeamChange(from: decoder))
         default: throw FrameTypeError(type: type)
         }
     }
@@ -190,6 +195,7 @@ extension ServerFrame: Codable {
         case .triage(let triage): try container.encode(triage, forKey: .triage)
         case .answers(let answers): try container.encode(answers, forKey: .answers)
         case .tags(let list): try list.encode(to: encoder)
+        case .team(let change): try change.encode(to: encoder)
         case .error(let frame): try frame.encode(to: encoder)
         case .pong(let frame): try frame.encode(to: encoder)
         }

@@ -67,3 +67,12 @@ public struct TransferRequest: Hashable, Sendable, Codable {
     }
     enum CodingKeys: String, CodingKey { case agentID = "agent_id", queueID = "queue_id", note }
 }
+
+/// The `team` frame: which agent of the app changed (availability, queues, capacity, an account
+/// disabled, a desk opened or closed). Re-read `GET /v1/team` for the whole picture: it counts
+/// every node's connections.
+public struct TeamChange: Hashable, Sendable, Codable {
+    public var agentID: AgentID
+    public init(agentID: AgentID) { self.agentID = agentID }
+    enum CodingKeys: String, CodingKey { case agentID = "agent_id" }
+}

@@ -145,6 +145,8 @@ public struct ParleyServer: Sendable {
 
         // With a database several nodes share, the other nodes' commits reach this node's sockets
         // and routing, and the nodes share their agents' connections.
+        let hub = self.hub
+        await routing.onTeamChanged { app, agent in hub.publishTeamChange(agent, app: app) }
         var nodeServices: [any Service] = []
         if let source = nodes.source {
             let (changes, continuation) = AsyncStream.makeStream(of: AgentID.self)

@@ -82,6 +82,29 @@ struct TeamAndCannedResponseTests {
         }
     }
 
+    @Test func teamChanges_reachEveryDeskOfTheApp() async throws {
+        try await withServer { server in
+            let ann = try await server.agent(name: "Ann")
+            let bob = try await server.agent(name: "Bob")
+            let desk = try await server.socket(ann.token)
+            // (Her own desk's opening is a change too: wait for the ones naming Bob.)
+            func change() async throws -> ServerFrame {
+                try await desk.next { if case .team(let change) = $0 { change.agentID == bob.agent.id } else { false } }
+            }
+            // Bob opens a desk, goes online, closes it: Ann's desk hears each, naming him.
+            let bobs = try await server.socket(bob.token)
+            #expect(try await change() == .team(TeamChange(agentID: bob.agent.id)))
+            _ = try await server.http.send("PUT", "/v1/agent/availability", AvailabilityRequest(availability: .online), token: bob.token)
+            #expect(try await change() == .team(TeamChange(agentID: bob.agent.id)))
+            let team = try await server.http.get("/v1/team", token: ann.token, as: Team.self)
+            let member = try #require(team.agents.first { $0.id == bob.agent.id })
+            #expect(member.availability == .online && member.connected)
+            await bobs.close()
+            #expect(try await change() == .team(TeamChange(agentID: bob.agent.id)))
+            await desk.close()
+        }
+    }
+
     @Test func team_showsAvailabilityLoadAndWaiting_toAnyAgentOfTheApp() async throws {
         try await withServer { server in
             let grace = try await server.agent(name: "Grace", capacity: 2)

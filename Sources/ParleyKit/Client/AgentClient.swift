@@ -27,6 +27,8 @@ public actor AgentClient {
         case answers(ConversationAnswers)
         /// The app's tag list changed.
         case tags(TagList)
+        /// An agent of the team changed (availability, profile, connections): read the team again.
+        case team(TeamChange)
     }
 
     let http: HTTPClient
@@ -293,6 +295,8 @@ public actor AgentClient {
             emit(.answers(answers))
         case .tags(let list):
             emit(.tags(list))
+        case .team(let change):
+            emit(.team(change))
         case .error(let error):
             logger.debug("server error frame", metadata: ["code": "\(error.code)"])
         case .ready, .ack, .queuePosition, .pong:

@@ -531,7 +531,7 @@ public actor ParleyClient {
                 try? await perform(outbox.refused(ref, reason: error.message, isFatal: fatal))
                 if let conversation = error.conversationID { await publish(conversation) }
             }
-        case .ready, .pong, .note, .triage, .answers, .tags:
+        case .ready, .pong, .note, .triage, .answers, .tags, .team:
             // Notes are for agents; the server never sends one to a visitor.
             break
         }

@@ -192,6 +192,11 @@ final class Hub: Sendable {
         sendToAgents(of: app, .answers(answers))
     }
 
+    /// Tells every agent connection of the app that an agent of its team changed.
+    func publishTeamChange(_ agent: AgentID, app: AppID) {
+        sendToAgents(of: app, .team(TeamChange(agentID: agent)))
+    }
+
     /// Sends the app's tag list to every agent connection of the app.
     func publish(_ tags: TagList, app: AppID) {
         sendToAgents(of: app, .tags(tags))

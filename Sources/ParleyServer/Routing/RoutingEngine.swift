@@ -31,6 +31,10 @@ actor RoutingEngine {
     private var tick: UInt64 = 0
     /// Called when the number of this node's connections of an agent changed (to tell other nodes).
     private var localPresenceChanged: (@Sendable (AgentID) -> Void)?
+    /// Told when what `GET /v1/team` shows of an agent may have changed.
+    private var teamChanged: (@Sendable (AppID, AgentID) -> Void)?
+    /// The other nodes' connection counts as last told, to see whose changed.
+    private var lastRemoteConnections: [AgentID: Int] = [:]
 
     init(store: any ParleyStore, hub: Hub, committer: ConversationCommitter, clock: any WallClock, graceDuration: TimeInterval, logger: Logger) {
         self.state = RoutingState(graceDuration: graceDuration)
@@ -58,6 +62,15 @@ actor RoutingEngine {
         localPresenceChanged = handler
     }
 
+    /// Asks to be told when an agent's availability, profile or connections (on any node) change.
+    func onTeamChanged(_ handler: @escaping @Sendable (AppID, AgentID) -> Void) {
+        teamChanged = handler
+    }
+
+    private func tellTeam(_ id: AgentID) {
+        if let app = agentApps[id]?.app { teamChanged?(app, id) }
+    }
+
     /// Cancels the timers.
     func stop() {
         for timer in graceTimers.values { timer.cancel() }
@@ -79,16 +92,19 @@ actor RoutingEngine {
     func agentUpdated(_ agent: Agent) async {
         agentApps[agent.id] = (agent.appID, agent.name)
         await run(state.agentUpdated(profile(agent), now: clock.now()))
+        tellTeam(agent.id)
     }
 
     func agentConnected(_ id: AgentID) async {
         await run(state.agentConnected(id, now: clock.now()))
         localPresenceChanged?(id)
+        tellTeam(id)
     }
 
     func agentDisconnected(_ id: AgentID) async {
         await run(state.agentDisconnected(id, now: clock.now()))
         localPresenceChanged?(id)
+        tellTeam(id)
     }
 
     /// How many realtime connections an agent has open on this node.
@@ -110,6 +126,9 @@ actor RoutingEngine {
     /// The connections each agent has open on the other live nodes.
     func remotePresence(_ connections: [AgentID: Int]) async {
         await run(state.remotePresence(connections, now: clock.now()))
+        let changed = Set(connections.keys).union(lastRemoteConnections.keys).filter { connections[$0] ?? 0 != lastRemoteConnections[$0] ?? 0 }
+        lastRemoteConnections = connections
+        for id in changed.sorted() { tellTeam(id) }
     }
 
     /// Another node moved a conversation (opened, assigned, requeued, transferred, ended): reads
