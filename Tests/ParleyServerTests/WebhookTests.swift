@@ -109,6 +109,38 @@ struct WebhookTests {
         }
     }
 
+    /// Pyrus' webhook per agent reply: `message.created` for the agent's message names the agent as
+    /// author and carries the verified visitor's own user id, so the app's backend can react.
+    @Test(arguments: stores)
+    func anAgentsReply_toAVerifiedVisitor_carriesTheAuthorAndTheUserID(_ store: Store) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let clock = ManualClock(start: Date())
+        try await withWebhookServer(store, clock: clock) { server in
+            let created = try await create(server, url: receiver.hookURL, events: [.messageCreated])
+            try await receiver.setSecrets([created.secret])
+            let identity = try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/identity", IdentitySettings(acceptsIdentityHash: true),
+                                                      token: server.adminToken)
+            #expect(identity.status == 200)
+            let hash = IdentityHash.make(userID: "crm-4711", secretKey: server.demo.app.secretKey)
+            let visitor = try await server.http.post("/v1/visitor/session", VisitorSessionRequest(
+                appID: server.appID, deviceID: "phone-4711", name: "Ann", identity: .init(userID: "crm-4711", kind: .userHash(hash))), as: VisitorSession.self)
+            let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
+            let agent = try await server.agent(name: "Grace")
+            #expect(try await server.http.request("POST", "/v1/conversations/\(conversation.id)/accept", body: Data("{}".utf8), token: agent.token).status == 200)
+            _ = try await server.http.post("/v1/conversations/\(conversation.id)/messages", SendMessageRequest(clientMessageID: "reply-1", text: "Refund sent."),
+                                           token: agent.token, as: SendMessageResponse.self)
+
+            let hooks = try await received(1, by: receiver, clock: clock)
+            #expect(hooks.first?.verified == [true])
+            let payload = try ParleyJSON.decode(WebhookPayload.self, from: Data((hooks.first?.body ?? "").utf8))
+            #expect(payload.type == .messageCreated && payload.data.message?.text == "Refund sent.")
+            #expect(payload.data.author == .agent(agent.agent.id, name: "Grace"))
+            #expect(payload.data.visitor.userID == "crm-4711" && payload.data.visitor.name == "Ann")
+            #expect(payload.data.conversation.id == conversation.id)
+        }
+    }
+
     @Test(arguments: stores)
     func endpoint_failingPastTheRetryTime_isDisabledWithAReason_thenEnabledAndResent(_ store: Store) async throws {
         let receiver = try WebhookReceiver()
