@@ -136,6 +136,11 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var maximumDelay: Duration
     /// The relative jitter, 0…1. Standard: 0.2.
     public var jitter: Double
+    /// How long a frame the server answers (`send`, `subscribe`, `ping`) may go without any frame
+    /// coming back before the socket is taken for dead and reconnected. Standard: 10 s.
+    public var answerTimeout: Duration = .seconds(10)
+    /// How long a quiet socket waits before it asks the server with a `ping`. Standard: 25 s.
+    public var idleProbe: Duration = .seconds(25)
 
     /// A policy with the given parameters (jitter is clamped to 0…1).
     public init(initialDelay: Duration, multiplier: Double, maximumDelay: Duration, jitter: Double) {

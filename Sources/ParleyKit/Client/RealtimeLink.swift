@@ -34,6 +34,11 @@ actor RealtimeLink {
     private var random: @Sendable () -> Double
     /// What reconnect delays are waited on (``ParleyConfiguration/clock``).
     private let clock: any WallClock
+    private let policy: ReconnectPolicy
+    /// Whether the open socket still reaches the server; nil while none is open.
+    private var liveness: LivenessWatch?
+    private var watchTask: Task<Void, Never>?
+    private var pings = 0
 
     init(transport: any RealtimeTransport, url: URL, headers: [String: String] = [:], pinnedKeys: [PublicKeyPin] = [], policy: ReconnectPolicy, logger: Logger,
          handlers: Handlers, clock: any WallClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }) {
@@ -45,6 +50,7 @@ actor RealtimeLink {
         self.handlers = handlers
         self.logger = logger
         self.machine = ConnectionMachine(policy: policy)
+        self.policy = policy
         self.random = random
     }
 
@@ -82,7 +88,56 @@ actor RealtimeLink {
     func send(_ frame: ClientFrame) async throws {
         guard let channel, machine.state == .connected else { throw ParleyError.network("not connected") }
         try await channel.send(String(decoding: try ParleyJSON.encode(frame), as: UTF8.self))
+        liveness?.sent(answered: Self.isAnswered(frame), at: clock.now())
     }
+
+    /// The frames the server always answers (`ack`, `subscribed`, `pong`, or an `error`).
+    static func isAnswered(_ frame: ClientFrame) -> Bool {
+        switch frame {
+        case .send, .subscribe, .ping: true
+        case .unsubscribe, .typing, .read: false
+        }
+    }
+
+    // MARK: Liveness
+
+    /// Checks the open socket every so often on the link's clock (``LivenessWatch``).
+    private func watch(_ attempt: Int) {
+        watchTask?.cancel()
+        let interval = policy.answerTimeout.seconds > 0 && policy.idleProbe.seconds > 0
+            ? min(policy.answerTimeout.seconds, policy.idleProbe.seconds) / 2 : 0
+        guard interval > 0 else { return }
+        liveness = LivenessWatch(answerTimeout: policy.answerTimeout.seconds, idleProbe: policy.idleProbe.seconds, openedAt: clock.now())
+        watchTask = Task { [clock] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: interval)
+                guard !Task.isCancelled, await self.checkLiveness(attempt) else { return }
+            }
+        }
+    }
+
+    /// False when the watch should stop (the socket is gone or was declared dead).
+    private func checkLiveness(_ attempt: Int) async -> Bool {
+        guard attempt == generation, let liveness else { return false }
+        switch liveness.check(at: clock.now()) {
+        case .fine:
+            return true
+        case .probe:
+            pings += 1
+            try? await send(.ping(.init(ref: "liveness-\(pings)")))
+            return true
+        case .dead:
+            logger.info("no answer from the server in time; reconnecting", metadata: ["parley.timeout": "\(policy.answerTimeout)"])
+            let closing = channel
+            generation += 1
+            readerTask?.cancel()
+            readerTask = nil
+            Task { await closing?.close() }
+            failed(.network("the server did not answer within \(policy.answerTimeout)"))
+            return false
+        }
+    }
+
 
     // MARK: Actions
 
@@ -108,6 +163,7 @@ actor RealtimeLink {
                 generation += 1
                 let closing = channel
                 channel = nil
+                stopWatching()
                 readerTask?.cancel()
                 readerTask = nil
                 Task { await closing?.close() }
@@ -147,12 +203,15 @@ actor RealtimeLink {
         do {
             for try await text in channel.incoming {
                 guard attempt == generation else { return }
+                // Any frame, even one this client does not know, shows the socket reaches the server.
+                liveness?.heard(at: clock.now())
                 guard let frame = try? decoder.decode(ServerFrame.self, from: Data(text.utf8)) else {
                     logger.debug("unknown frame skipped")
                     continue
                 }
                 if case .ready(let ready) = frame {
                     perform(machine.opened())
+                    watch(attempt)
                     await handlers.opened(ready.epoch)
                 } else {
                     if case .error(let error) = frame, error.code == "unauthorized", error.ref == nil {
@@ -171,8 +230,15 @@ actor RealtimeLink {
         failed(failure.isAuthorizationError ? .network(failure.message) : failure)
     }
 
+    private func stopWatching() {
+        watchTask?.cancel()
+        watchTask = nil
+        liveness = nil
+    }
+
     private func failed(_ error: ParleyError) {
         channel = nil
+        stopWatching()
         perform(machine.lost(error, random: random()))
         Task { await handlers.lost() }
     }
