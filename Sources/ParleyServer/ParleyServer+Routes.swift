@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import ParleyCore
+import ParleyStore
 
 /// The composition of the routes: each controller gets only the services it uses, and every route
 /// sits behind the middleware that resolves the caller once (docs/decisions/0010).
@@ -8,7 +9,8 @@ extension ParleyServer {
     /// Every HTTP route.
     func addRoutes(to router: some RouterMethods<ParleyRequestContext>) {
         let api = router.group().add(middleware: CallerMiddleware(authenticator: authenticator))
-        HealthController(version: configuration.version).addRoutes(to: api)
+        HealthController(version: configuration.version, probe: { [store] in _ = try await store.appliedMigrations() },
+                         timeout: configuration.readinessTimeout, clock: configuration.clock).addRoutes(to: api)
         OpenAPIController(document: .bundled).addRoutes(to: api)
         MetricsController(metrics: configuration.metrics, routing: routing, store: store).addRoutes(to: api)
         SessionController(identity: identity, store: store, hub: hub, nodes: nodes, visitorTokens: visitorTokens, sessions: agentSessions, limits: limits, clock: configuration.clock)

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     /// With a database several nodes share: how long a node may stay silent before the others count
     /// it gone, with its agents' connections. Default 20 s.
     public var nodeTimeout: TimeInterval = 20
+    /// How long `GET /ready` waits for the database before answering 503. Default 2 s.
+    public var readinessTimeout: TimeInterval = 2
     /// WebSocket ping interval; a peer that misses a pong for this long is disconnected. Default 30 s.
     public var heartbeat: Duration = .seconds(30)
     /// A connection that sends nothing for this long is closed (a request never finished, or one the

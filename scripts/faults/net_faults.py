@@ -407,7 +407,7 @@ def scenario_stall(run, args):
         run.figure(f"{len(recoveries)} stalls: recovery median {statistics.median(recoveries):.1f} s, max {max(recoveries):.1f} s "
                    f"(clients declare a connection dead after {DEAD_AFTER:g} s of silence)")
     if sdk_times:
-        run.figure(f"SDK (parley chat, ParleyKit's 30 s WebSocket ping, 60 s HTTP timeout): next line stored after a stall in "
+        run.figure(f"SDK (parley chat, ParleyKit: 10 s answer timeout, 25 s idle ping): next line stored after a stall in "
                    f"median {statistics.median(sdk_times):.1f} s, max {max(sdk_times):.1f} s")
     run.figure(f"proxy: {run.proxy.counts()}; clients: {counters_line(shared)}")
     settle(run, shared, clients)
@@ -594,7 +594,26 @@ def scenario_partition(run, args):
     # Partition: node 1 loses PostgreSQL (its link down), its clients can still reach it.
     lab.set_link(n1, n1d, False)
     t_part = time.monotonic()
-    time.sleep(args.seconds / 3)
+    # Readiness (GET /ready): node 1 must say it cannot serve, within its 2 s database timeout and
+    # without hanging, so a load balancer moves its clients; node 2 stays ready.
+    time.sleep(min(3.0, args.seconds / 6))
+
+    def readiness():
+        def ask(url):
+            started = time.monotonic()
+            try:
+                status, _, _ = Http(url, timeout=8).request("GET", "/ready")
+            except NetError:
+                status = None
+            return status, time.monotonic() - started
+        return in_ns(cli, lambda: (ask(urls[0]), ask(urls[1])))
+    (ready1, took1), (ready2, _) = readiness()
+    run.figure(f"during the partition: node 1 /ready {ready1} in {took1:.1f} s, node 2 /ready {ready2}")
+    if ready1 != 503 or took1 > 5:
+        run.fail("not_unready", f"node 1, cut off from PostgreSQL, answered /ready {ready1} after {took1:.1f} s (503 within 5 s expected)")
+    if ready2 != 200:
+        run.fail("not_ready", f"node 2 answered /ready {ready2}")
+    time.sleep(max(0.0, args.seconds / 3 - (time.monotonic() - t_part)))
     # Acks node 1 itself gave during the partition (failed-over requests answered by node 2 excluded).
     n1_acks_during = sum(1 for c in c_n1 for t, u in zip(c.acks, c.ack_urls) if t > t_part + 1 and u == urls[0])
     failed_over = sum(1 for c in c_n1 for t, u in zip(c.acks, c.ack_urls) if t > t_part and u != urls[0])
@@ -602,6 +621,8 @@ def scenario_partition(run, args):
     lab.set_link(n1, n1d, True)
     t_heal = time.monotonic()
     healed = wait_until(lambda: all(any(t > t_heal and u == urls[0] for t, u in zip(c.acks, c.ack_urls)) for c in c_n1), 120)
+    if wait_until(lambda: readiness()[0][0] == 200, 120) is None:
+        run.fail("not_ready_again", "node 1 did not answer /ready 200 within 120 s after the partition healed")
     time.sleep(args.seconds / 3)
     acked_total = ledger.acked_count()
     run.figure(f"two nodes on PostgreSQL, node 1 cut off from it for {t_heal - t_part:.0f} s (link down) while its clients still reach it")

@@ -55,6 +55,12 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
         .init(status: .tooManyRequests, code: "too_many_requests", message: message, retryAfter: retryAfter)
     }
 
+    /// 503 `unavailable`: the server cannot serve now (its database does not answer); try another
+    /// node or later.
+    public static func unavailable(_ message: String) -> APIError {
+        .init(status: .serviceUnavailable, code: "unavailable", message: message)
+    }
+
     /// 503 `identity_unavailable`: the app's auth service or key set could not be asked; the user is
     /// refused (fail closed) and may try again.
     public static func identityUnavailable(_ message: String) -> APIError {
