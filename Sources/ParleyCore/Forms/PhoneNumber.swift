@@ -28,17 +28,13 @@ public enum PhoneNumber {
         let isPlus = number.hasPrefix("+")
         if isPlus { number.removeFirst() }
         guard number.allSatisfy({ $0.isASCII && ($0.isNumber || separators.contains($0)) }) else { return nil }
-        var isInternational = isPlus
         var digits = number.filter(\.isNumber)
-        if !isPlus && digits.hasPrefix("00") {
-            isInternational = true
-            digits.removeFirst(2)
-        }
+        let isInternational = isPlus || digits.hasPrefix("00")
         if isInternational {
-            // Drop a written trunk "(0)": "+49 (0)30 1234567".
-            let withoutTrunk = number.replacingOccurrences(of: "(0)", with: "", options: [])
-            digits = withoutTrunk.filter(\.isNumber)
-            if !isPlus { digits.removeFirst(2) }
+            // The "00" prefix goes first, from the text, so a "(0)" can only be a trunk after the
+            // country code ("+49 (0)30 1234567", "0049 (0)30…"), never a digit of the prefix.
+            if !isPlus { number = Self.droppingDigits(2, from: number) }
+            digits = number.replacingOccurrences(of: "(0)", with: "", options: []).filter(\.isNumber)
         } else {
             guard let code = defaultCallingCode, isCallingCode(code) else { return nil }
             if digits.hasPrefix("0") && !keepsLeadingZero.contains(code) { digits.removeFirst() }
@@ -51,6 +47,17 @@ public enum PhoneNumber {
     /// True for a country calling code: 1 to 3 digits, not starting with 0.
     public static func isCallingCode(_ code: String) -> Bool {
         (1...3).contains(code.count) && code.allSatisfy { $0.isASCII && $0.isNumber } && code.first != "0"
+    }
+
+    /// `text` after its first `count` digits (and the separators before them).
+    static func droppingDigits(_ count: Int, from text: String) -> String {
+        var dropped = 0
+        var index = text.startIndex
+        while dropped < count, index < text.endIndex {
+            if text[index].isNumber { dropped += 1 }
+            index = text.index(after: index)
+        }
+        return String(text[index...])
     }
 
     static func parenthesesArePaired(_ text: String) -> Bool {

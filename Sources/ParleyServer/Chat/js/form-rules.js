@@ -77,15 +77,12 @@ export function normalizePhone(text, defaultCallingCode) {
   const isPlus = number.startsWith("+");
   if (isPlus) number = number.slice(1);
   if (!/^[0-9 \-.()]*$/.test(number)) return null;
-  let isInternational = isPlus;
   let digits = number.replace(/[^0-9]/g, "");
-  if (!isPlus && digits.startsWith("00")) {
-    isInternational = true;
-    digits = digits.slice(2);
-  }
+  const isInternational = isPlus || digits.startsWith("00");
   if (isInternational) {
+    // The "00" prefix goes first, from the text, so a "(0)" can only be a trunk after the country code.
+    if (!isPlus) number = droppingDigits(2, number);
     digits = number.split("(0)").join("").replace(/[^0-9]/g, "");
-    if (!isPlus) digits = digits.slice(2);
   } else {
     if (!isCallingCode(defaultCallingCode)) return null;
     if (digits.startsWith("0") && !KEEPS_LEADING_ZERO.has(defaultCallingCode)) digits = digits.slice(1);
@@ -93,6 +90,17 @@ export function normalizePhone(text, defaultCallingCode) {
   }
   if (digits.length < 8 || digits.length > 15 || digits.startsWith("0")) return null;
   return `+${digits}`;
+}
+
+/** `text` after its first `count` digits (and the separators before them). */
+function droppingDigits(count, text) {
+  let dropped = 0;
+  let index = 0;
+  while (dropped < count && index < text.length) {
+    if (/[0-9]/.test(text[index])) dropped += 1;
+    index += 1;
+  }
+  return text.slice(index);
 }
 
 function parenthesesArePaired(text) {
