@@ -68,12 +68,20 @@ public struct Masker: Sendable {
         else { return text }
         var scalars = Array(text.unicodeScalars)
         let original = scalars
-        if rules.masksIBANs { IBANs.mask(&scalars) }
-        if needsNumbers {
-            for run in DigitRun.runs(in: scalars) where !run.isPhoneNumber {
-                if rules.masksSocialSecurityNumbers, SocialSecurityNumbers.mask(run, in: &scalars) { continue }
-                if rules.masksCardNumbers { CardNumbers.mask(run, in: &scalars) }
+        // Until nothing changes: a pass can leave digits that form a number only once their
+        // neighbours are masked (a card's last four, still shown, and the groups after it), and
+        // masking a masked text must change nothing (decision 0014: a resend is a duplicate). Each
+        // pass that changes something masks at least one digit, so this ends.
+        while true {
+            let before = scalars
+            if rules.masksIBANs { IBANs.mask(&scalars) }
+            if needsNumbers {
+                for run in DigitRun.runs(in: scalars) where !run.isPhoneNumber {
+                    if rules.masksSocialSecurityNumbers, SocialSecurityNumbers.mask(run, in: &scalars) { continue }
+                    if rules.masksCardNumbers { CardNumbers.mask(run, in: &scalars) }
+                }
             }
+            if scalars == before { break }
         }
         guard scalars != original else { return text }
         var view = String.UnicodeScalarView()

@@ -29,6 +29,14 @@ enum RegexSafety {
         if !rule.matches(in: rule.rule.replacement, limit: .probe).ranges.isEmpty {
             return "matches its own replacement, so masking a masked text would change it again"
         }
+        // Masking a masked text must change nothing: the replacement next to what the pattern is
+        // made of must not form a new match ("ab" → "a" turns "abb" into "ab", then "a").
+        for text in idempotenceProbes(for: rule) {
+            guard let once = rule.apply(to: text), let twice = rule.apply(to: once) else { continue }
+            if twice != once {
+                return "masking its own result changes it again (\"\(text)\" → \"\(once)\" → \"\(twice)\"); choose a replacement the pattern cannot match with what follows or precedes it"
+            }
+        }
         let advice = "start it with fixed text or \\b, bound its repetitions ({1,20}), and do not repeat a group that holds a repetition or an alternation"
         let start = ThreadCPUTime.now()
         for (name, text) in probes(for: rule.rule.pattern) {
@@ -40,6 +48,19 @@ enum RegexSafety {
             }
         }
         return nil
+    }
+
+    /// Short texts that put the replacement next to the pattern's own letters and digits.
+    static func idempotenceProbes(for rule: CompiledMaskingRule) -> [String] {
+        let replacement = rule.rule.replacement
+        let own = rule.rule.pattern.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        var texts = [replacement + replacement, replacement + " " + replacement]
+        var seen = Set<Unicode.Scalar>()
+        for scalar in own.prefix(64) where seen.insert(scalar).inserted {
+            let run = String(repeating: String(scalar), count: 3)
+            texts += [replacement + run, run + replacement, run + replacement + run]
+        }
+        return texts
     }
 
     /// Texts of the longest message length made of one unit repeated, ending in a character few
