@@ -85,22 +85,29 @@ public enum Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Parses an ISO 8601 timestamp with or without fractional seconds.
+    /// Parses an RFC 3339 timestamp: `yyyy-MM-ddTHH:mm:ss`, optional fractional seconds (any number
+    /// of digits, rounded to the nearest millisecond), then `Z` or an offset `±HH:mm`. `T` and `Z`
+    /// may be lower case.
     ///
-    /// The form Parley writes (`2026-11-21T19:40:55.125Z`, or without the fraction) is read by hand;
-    /// anything else (an offset, more fractional digits) goes to Foundation's parser.
+    /// Strict, on the proleptic Gregorian calendar, by hand: every field must be in range (no
+    /// 25:00, no 29 February 2023), nothing may follow, and the instant must fall in the years
+    /// 0000–9999 in UTC, so what ``format(_:)`` writes of it parses back to the same instant.
     public static func parse(_ text: String) -> Date? {
-        if let millis = parseCanonicalMillis(text) { return date(millis: millis) }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
+        parseMillis(text).map(date(millis:))
     }
 
-    /// Milliseconds since 1970 for `yyyy-MM-ddTHH:mm:ss[.SSS]Z` with every field in range; nil otherwise.
-    static func parseCanonicalMillis(_ text: String) -> Int64? {
+    /// The earliest and latest instants ``parse(_:)`` accepts: 0000-01-01T00:00:00.000Z and
+    /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let parsableMillis: ClosedRange<Int64> =
+        (CivilDate.daysSince1970(year: 0, month: 1, day: 1) * 86_400_000)...(CivilDate.daysSince1970(year: 10_000, month: 1, day: 1) * 86_400_000 - 1)
+
+    /// Milliseconds since 1970 for an RFC 3339 timestamp (see ``parse(_:)``); nil otherwise.
+    static func parseMillis(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { bytes -> Int64? in
-            guard bytes.count == 20 || bytes.count == 24 else { return nil }
+            guard bytes.count >= 20, bytes.count <= 64 else { return nil }
             func number(_ start: Int, _ count: Int) -> Int? {
+                guard start + count <= bytes.count else { return nil }
                 var value = 0
                 for index in start..<(start + count) {
                     let byte = bytes[index]
@@ -109,21 +116,49 @@ public enum Timestamp {
                 }
                 return value
             }
-            func byte(_ index: Int, is character: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: character) }
-            guard byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T"), byte(13, is: ":"), byte(16, is: ":"),
-                  byte(bytes.count - 1, is: "Z"),
+            func byte(_ index: Int, is characters: Unicode.Scalar...) -> Bool {
+                index < bytes.count && characters.contains { bytes[index] == UInt8(ascii: $0) }
+            }
+            guard byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T", "t"), byte(13, is: ":"), byte(16, is: ":"),
                   let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
                   let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
                   (1...12).contains(month), day >= 1, day <= CivilDate.days(inMonth: month, year: year),
                   hour < 24, minute < 60, second < 60
             else { return nil }
-            var fraction = 0
-            if bytes.count == 24 {
-                guard byte(19, is: "."), let value = number(20, 3) else { return nil }
-                fraction = value
+            var index = 19
+            var millis = 0
+            if byte(index, is: ".") {
+                // Up to nine digits; the first four decide the rounding to milliseconds.
+                index += 1
+                let first = index
+                var scaled = 0
+                var digits = 0
+                while index < bytes.count, let digit = number(index, 1) {
+                    if digits < 4 { scaled = scaled * 10 + digit }
+                    digits += 1
+                    index += 1
+                }
+                guard digits >= 1, digits <= 9, index > first else { return nil }
+                if digits < 4 { for _ in digits..<4 { scaled *= 10 } }
+                millis = (scaled + 5) / 10
             }
+            var offsetMinutes = 0
+            if byte(index, is: "Z", "z") {
+                index += 1
+            } else if byte(index, is: "+", "-") {
+                guard byte(index + 3, is: ":"), let offsetHours = number(index + 1, 2), let offsetMinute = number(index + 4, 2),
+                      offsetHours < 24, offsetMinute < 60
+                else { return nil }
+                offsetMinutes = (offsetHours * 60 + offsetMinute) * (byte(index, is: "-") ? -1 : 1)
+                index += 6
+            } else {
+                return nil
+            }
+            guard index == bytes.count else { return nil }
             let days = CivilDate.daysSince1970(year: year, month: month, day: day)
-            return (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(fraction)
+            let local = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(millis)
+            let instant = local - Int64(offsetMinutes) * 60_000
+            return parsableMillis.contains(instant) ? instant : nil
         }
     }
 
