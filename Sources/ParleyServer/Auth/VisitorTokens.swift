@@ -10,39 +10,24 @@ import ParleyCore
 /// are verified without a database read. Verified identities (HMAC of a user id, JWT, a customer
 /// auth service) will mint the same token after their own check; see docs/decisions/0001.
 struct VisitorTokens: Sendable {
-    struct Claims: Codable, Hashable {
-        var app: String
-        var visitor: String
-        var name: String?
-        var expires: Int64
-    }
-
-    let key: SymmetricKey
+    let signer: VisitorTokenSigner
     let lifetime: TimeInterval
 
     init(key: Data, lifetime: TimeInterval) {
-        self.key = SymmetricKey(data: key)
+        signer = VisitorTokenSigner(key: key)
         self.lifetime = lifetime
     }
 
     func issue(app: AppID, visitor: VisitorID, name: String?, now: Date) -> (token: String, expiresAt: Date) {
         // Whole seconds: the token carries seconds, so the answer's expires_at must agree with it.
         let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
-        let claims = Claims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
-        let payload = (try! JSONEncoder().encode(claims)).base64URLEncoded  // a struct of strings and ints always encodes
-        let signature = Data(HMAC<SHA256>.authenticationCode(for: Data(("pv1." + payload).utf8), using: key)).base64URLEncoded
-        return ("pv1.\(payload).\(signature)", expiresAt)
+        let claims = VisitorTokenClaims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
+        return (signer.token(for: claims), expiresAt)
     }
 
-    /// The caller a token names, or nil when it is malformed, forged or expired.
+    /// The caller a token names, or nil when it is malformed, forged, not in the form issued, or expired.
     func verify(_ token: String, now: Date) -> VisitorCaller? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "pv1",
-              let signature = Data(base64URLEncoded: String(parts[2])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(("pv1." + parts[1]).utf8), using: key),
-              let payload = Data(base64URLEncoded: String(parts[1])),
-              let claims = try? JSONDecoder().decode(Claims.self, from: payload),
-              claims.expires > Int64(now.timeIntervalSince1970),
+        guard let claims = signer.claims(of: token), claims.expires > Int64(now.timeIntervalSince1970),
               let app = AppID(validating: claims.app), let visitor = VisitorID(validating: claims.visitor)
         else { return nil }
         return VisitorCaller(appID: app, visitorID: visitor, name: claims.name, expiresAt: Date(timeIntervalSince1970: Double(claims.expires)))

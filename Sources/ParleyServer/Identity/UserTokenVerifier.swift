@@ -94,11 +94,8 @@ public final class UserTokenVerifier: Sendable {
 
     /// The token's header, read before any key is chosen.
     static func header(of token: String) throws -> (alg: String, kid: String?) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let alg = object["alg"] as? String
-        else { throw IdentityError.refused("user_token: not a JWT (header.payload.signature)") }
-        return (alg, object["kid"] as? String)
+        guard let header = JWTHeader(token: token) else { throw IdentityError.refused("user_token: not a JWT (header.payload.signature)") }
+        return (header.alg, header.kid)
     }
 }
 
