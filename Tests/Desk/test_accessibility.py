@@ -56,10 +56,10 @@ def test_keyboard_alone_signs_in_opens_a_conversation_replies_and_uses_dialogs(d
 
     # Logical order: top bar, then navigation, then the inbox.
     order = []
-    for _ in range(8):
+    for _ in range(10):
         press(desk, Keys.TAB)
         order.append(active(desk).get_attribute("id") or active(desk).get_attribute("class"))
-    assert order.index("availability") < order.index("logout") < order.index("tab-queued") < order.index("tab-mine")
+    assert order.index("replies-link") < order.index("availability") < order.index("logout") < order.index("tab-queued") < order.index("tab-mine")
 
     # Availability by keyboard.
     tab_until(desk, lambda e: e.get_attribute("id") == "availability", backwards=True)

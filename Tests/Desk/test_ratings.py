@@ -1,5 +1,6 @@
 """Ratings: what visitors gave (over HTTP) shows on the admin Ratings page and, once a conversation
-ended, in its visitor panel."""
+ended, in its visitor panel; a rating or a post-chat form sent while the conversation is on screen
+shows as it arrives (the `answers` frame), without a reload or another reading."""
 from selenium.webdriver.common.by import By
 
 from test_admin import go
@@ -70,3 +71,44 @@ def test_an_unrated_ended_conversation_says_so(admin_desk, world):
     visitor.post(f"/v1/conversations/{conversation['id']}/end")
     desk.wait(lambda: desk.find("#visitor-rating").is_displayed() and "Not rated" in desk.find("#visitor-rating").text,
               message="'Not rated' once ended")
+
+
+def test_a_rating_and_a_post_chat_form_show_live_in_the_open_conversation(admin_desk, world):
+    desk = admin_desk
+    post_chat = f"/v1/admin/apps/{world.app_id}/forms/post_chat?queue={world.support_queue}"
+    world.admin.put(post_chat, POST_CHAT)
+    try:
+        visitor = visitor_api(world, "Live Rater")
+        conversation = visitor.post("/v1/conversations", {"subject": "Rated live"})
+        assert conversation["agent_id"] == world.admin_id, conversation
+        visitor.post(f"/v1/conversations/{conversation['id']}/end")
+        open_by_route(desk, conversation["id"])
+        desk.wait(lambda: "Not rated" in desk.find("#visitor-rating").text, message="'Not rated' before the visitor rates")
+        desk.wait(lambda: desk.find("#visitor-forms").text == "None", message="no form answers yet")
+        # The page is never loaded again, and nothing is read again: the frame alone brings the answers.
+        desk.js("window.__sameDocument = true")
+        read_before = len(desk.fetched("GET", f"/v1/conversations/{conversation['id']}/"))
+
+        visitor.put(f"/v1/conversations/{conversation['id']}/rating", {"score": 4, "comment": "Helpful, <b>thanks</b>\nSee you"})
+        desk.wait(lambda: desk.find_all("#visitor-rating .rating-score"), timeout=5, message="the rating, live")
+        assert desk.find("#visitor-rating .rating-score").get_attribute("data-score") == "4"
+        assert desk.find("#visitor-rating .rating-score").get_attribute("aria-label") == "Rated 4 out of 5"
+        assert desk.find("#visitor-rating .rating-comment").text == "Helpful, <b>thanks</b>\nSee you"
+        assert not desk.find_all("#visitor-rating b"), "the comment is text"
+
+        visitor.put(f"/v1/conversations/{conversation['id']}/forms/post_chat", {"answers": {"recommend": True}})
+        desk.wait(lambda: desk.find_all('#visitor-forms section[data-form-kind="post_chat"]'), timeout=5, message="the post-chat answers, live")
+        section, rows = answer_rows(desk, "post_chat")
+        assert section.find_element(By.CSS_SELECTOR, "h4").text.startswith("Post-chat")
+        assert rows == [("Would you recommend us?", "Yes")], "with the form's label"
+
+        # Rated again: the new score replaces the old one, the answers stay.
+        visitor.put(f"/v1/conversations/{conversation['id']}/rating", {"score": 2})
+        desk.wait(lambda: desk.find("#visitor-rating .rating-score").get_attribute("data-score") == "2", timeout=5, message="the new score")
+        assert not desk.find_all("#visitor-rating .rating-comment")
+        assert answer_rows(desk, "post_chat")[1] == [("Would you recommend us?", "Yes")]
+
+        assert desk.js("return window.__sameDocument === true"), "no reload"
+        assert len(desk.fetched("GET", f"/v1/conversations/{conversation['id']}/")) == read_before, "no reading: the frame carried it"
+    finally:
+        world.admin.request("DELETE", post_chat, expect=204)

@@ -32,6 +32,8 @@ GRACE_SCORES = [5, 1, 4, 5, 3]
 CONVERSATIONS = 16
 ANSWERED = 14
 RATINGS = len(ADMIN_SCORES) + len(GRACE_SCORES)
+# "Right now" follows frames (`team`, `conversation`), never a timer: a change shows within this.
+LIVE = 5
 
 
 def readable_duration(ms):
@@ -394,21 +396,20 @@ def test_right_now_follows_availability_and_load(desks, admin_desk, world):
         assert mine.get_attribute("data-connected") == "true" and "Away" in mine.text
         assert row_cells(row())[2] == "No"
 
-        # Alan opens his desk (routing needs his connection): no frame tells of it, the panel's own
-        # reading shows it.
+        # Alan opens his desk (routing needs his connection): the `team` frame naming him has the
+        # panel read the team again at once. No timer: a few seconds are plenty.
         desks.new("alan").login(world.alan_email, world.alan_password, online=False)
-        desk.wait(lambda: row().get_attribute("data-connected") == "true", timeout=30, message="Alan connected")
+        desk.wait(lambda: row().get_attribute("data-connected") == "true", timeout=LIVE, message="Alan connected")
         assert row_cells(row())[2] == "Yes"
 
         # Online over the API: the same.
         alan.put("/v1/agent/availability", {"availability": "online"})
-        desk.wait(lambda: row().get_attribute("data-availability") == "online", timeout=30, message="Alan online")
+        desk.wait(lambda: row().get_attribute("data-availability") == "online", timeout=LIVE, message="Alan online")
         assert "Online" in row_cells(row())[1]
-        # A visitor in Billing is routed to him: the conversation frame updates his load at once
-        # (well before the next periodic reading, 10 s after the one that showed him online).
+        # A visitor in Billing is routed to him: the conversation frame updates his load at once.
         visitor = HTTPVisitor(world, "Right Now Visitor")
         conversation = visitor.open(subject="Load", queue_id=world.billing_queue)
-        desk.wait(lambda: row().get_attribute("data-active") == "1", timeout=6, message="Alan's load from the frame")
+        desk.wait(lambda: row().get_attribute("data-active") == "1", timeout=LIVE, message="Alan's load from the frame")
         assert row_cells(row())[3] == "1 of 3"
         meter = row().find_element(By.CSS_SELECTOR, "meter")
         assert meter.get_attribute("value") == "1" and meter.get_attribute("max") == "3"
@@ -416,10 +417,10 @@ def test_right_now_follows_availability_and_load(desks, admin_desk, world):
 
         # Offline again: shown; the ended conversation frees his load.
         alan.put("/v1/agent/availability", {"availability": "offline"})
-        desk.wait(lambda: row().get_attribute("data-availability") == "offline", timeout=30, message="Alan offline again")
+        desk.wait(lambda: row().get_attribute("data-availability") == "offline", timeout=LIVE, message="Alan offline again")
         visitor.end(conversation)
         conversation = None
-        desk.wait(lambda: row().get_attribute("data-active") == "0", timeout=6, message="Alan's load freed")
+        desk.wait(lambda: row().get_attribute("data-active") == "0", timeout=LIVE, message="Alan's load freed")
 
         # A conversation waiting in Billing (nobody there is online) shows in its queue's row and the summary.
         visitor = HTTPVisitor(world, "Waiting For Billing")
@@ -428,7 +429,7 @@ def test_right_now_follows_availability_and_load(desks, admin_desk, world):
         waiting = next(queue["waiting"] for queue in team["queues"] if queue["id"] == world.billing_queue)
         assert waiting >= 1
         queue_row = lambda: desk.find(f'#report-live tr[data-queue-id="{world.billing_queue}"]')
-        desk.wait(lambda: queue_row().get_attribute("data-waiting") == str(waiting), timeout=6, message="the waiting one in Billing")
+        desk.wait(lambda: queue_row().get_attribute("data-waiting") == str(waiting), timeout=LIVE, message="the waiting one in Billing")
         total = sum(queue["waiting"] for queue in team["queues"])
         assert f"{total} conversation{'' if total == 1 else 's'} waiting." in desk.find("#report-live-summary").text
     finally:
@@ -436,6 +437,36 @@ def test_right_now_follows_availability_and_load(desks, admin_desk, world):
             visitor.end(conversation)
         alan.put("/v1/agent/availability", {"availability": "offline"})
         desk.set_availability("online")
+
+
+def team_reads(desk):
+    return len(desk.fetched("GET", "/v1/team"))
+
+
+def test_right_now_reads_the_team_once_per_burst_of_team_frames(admin_desk, world):
+    desk = admin_desk
+    alan = API(world.base, API(world.base).post("/v1/agent/login", {"email": world.alan_email, "password": world.alan_password})["token"])
+    try:
+        alan.put("/v1/agent/availability", {"availability": "offline"})
+        go(desk, "reports")
+        row = lambda: desk.find(f'#report-live tr[data-agent-id="{world.alan["id"]}"]')
+        desk.wait(lambda: row().get_attribute("data-availability") == "offline", message="Alan offline")
+
+        # Six changes whose frames arrive together (held back, then delivered in one go): one reading
+        # starts with the first frame, the other five ask for one more after it. Never six.
+        desk.hold_frames()
+        for availability in ("online", "away", "online", "away", "online", "away"):
+            alan.put("/v1/agent/availability", {"availability": availability})
+        before = team_reads(desk)
+        assert desk.release_frames() >= 6
+        desk.wait(lambda: row().get_attribute("data-availability") == "away", timeout=LIVE, message="Alan away, from the burst")
+        desk.wait(lambda: team_reads(desk) - before >= 2, timeout=LIVE, message="the second reading")
+        # A barrier: one more change. Its reading shows it, and whatever came before has been read.
+        alan.put("/v1/agent/availability", {"availability": "offline"})
+        desk.wait(lambda: row().get_attribute("data-availability") == "offline", timeout=LIVE, message="Alan offline, after the burst")
+        assert 2 <= team_reads(desk) - before <= 3, f"{team_reads(desk) - before} readings for 7 frames"
+    finally:
+        alan.put("/v1/agent/availability", {"availability": "offline"})
 
 
 def test_only_admins_get_reports_and_a_403_is_shown(desks, world):

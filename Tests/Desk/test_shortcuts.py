@@ -4,9 +4,11 @@ Single keys do nothing while typing in a field; Esc leaves the field."""
 from selenium.webdriver.common.keys import Keys
 
 # Listens on the desk's own bus (the same module instance: same URL) for the search shortcut.
+# The page's own bus: the module at the address its main script came from (index.html names the
+# desk's files under v/<version>/; another address would be another module with another bus).
 LISTEN_FOR_SEARCH = """
 const done = arguments[0];
-import('/desk/js/bus.js').then((bus) => {
+import(new URL('bus.js', document.querySelector('script[type=module]').src).href).then((bus) => {
   window.__searchAsked = 0;
   bus.on('shortcut:search', () => { window.__searchAsked += 1; });
   done(true);

@@ -144,15 +144,63 @@ def test_agent_tags_and_prioritises_a_conversation_and_filters_views(chat, world
         wait_rows(desk, lambda ids: conversation in ids, "All filtered by billing")
         assert desk.find("#filter-tag").get_attribute("value") == "billing"
 
-        # A tag the admins removed meanwhile: the server's refusal is shown under the bar.
+        # A tag the admins removed meanwhile (its `tags` frame still on the way): the server's refusal
+        # is shown under the bar; the frame then takes it off the menu.
         desk.js("location.hash = arguments[0]", f"#/c/{conversation}")
         desk.visible("#triage-bar")
+        desk.hold_frames()
         set_tags(world, [TAGS[1]])
         desk.find("#tag-menu summary").click()
         desk.click('#tag-menu [data-add-tag="vip"]')
         error = desk.visible("#triage-error")
         assert error.text == "Not changed: tags: vip is not one of the app's tags", error.text
         assert server_triage(world, conversation)["tags"] == ["billing"]
+        desk.release_frames()
+        desk.wait(lambda: offered(desk) == [], timeout=5, message="vip off the menu (billing is on the conversation)")
+    finally:
+        set_tags(world, [])
+
+
+def offered(desk):
+    """The tags the open conversation's menu offers, in order."""
+    return [item.get_attribute("data-add-tag") for item in desk.find_all("#tag-menu [data-add-tag]")]
+
+
+def filter_tags(desk):
+    return [option.get_attribute("value") for option in desk.find_all("#filter-tag option") if option.get_attribute("value")]
+
+
+def test_a_changed_tag_list_reaches_an_open_desk_without_a_reload(chat, world):
+    desk, cli = chat
+    conversation = cli.conversation_id
+    set_tags(world, TAGS)
+    try:
+        # The desk was open before the list was set: the `tags` frame brings it.
+        desk.wait(lambda: offered(desk) == ["vip", "billing"], timeout=5, message="the new list in the tag menu")
+        desk.find("#tag-menu summary").click()
+        desk.click('#tag-menu [data-add-tag="vip"]')
+        desk.wait(lambda: chips(desk) == ["vip"], message="the vip chip")
+        dot = lambda: desk.find('#triage-tags .tag-chip[data-tag="vip"] .tag-dot').value_of_css_property("background-color")
+        assert dot() == rgb("#b3261e")
+        desk.js("window.__sameDocument = true")
+        tag_reads = len(desk.fetched("GET", "/v1/tags"))
+
+        # An admin elsewhere: vip in another colour, billing gone, refund new.
+        set_tags(world, [{"name": "refund", "color": "#6b4bd6"}, {"name": "vip", "color": "#2f7d32"}])
+        desk.wait(lambda: offered(desk) == ["refund"], timeout=5, message="refund offered, billing not")
+        desk.wait(lambda: dot() == rgb("#2f7d32"), timeout=5, message="the chip in vip's new colour")
+        row_dot = desk.inbox_row(conversation).find_element(By.CSS_SELECTOR, '.tag-chip[data-tag="vip"] .tag-dot')
+        desk.wait(lambda: row_dot.value_of_css_property("background-color") == rgb("#2f7d32"), timeout=5, message="the list's chip too")
+        desk.wait(lambda: filter_tags(desk) == ["refund", "vip"], timeout=5, message="the filter's choices")
+        # And it can be added at once.
+        desk.find("#tag-menu summary").click()
+        desk.click('#tag-menu [data-add-tag="refund"]')
+        desk.wait(lambda: sorted(server_triage(world, conversation)["tags"]) == ["refund", "vip"], message="refund stored")
+        desk.wait(lambda: sorted(chips(desk)) == ["refund", "vip"], message="two chips")
+        assert desk.find('#triage-tags .tag-chip[data-tag="refund"] .tag-dot').value_of_css_property("background-color") == rgb("#6b4bd6")
+
+        assert desk.js("return window.__sameDocument === true"), "no reload"
+        assert len(desk.fetched("GET", "/v1/tags")) == tag_reads, "not read again: the frame carried the list"
     finally:
         set_tags(world, [])
 

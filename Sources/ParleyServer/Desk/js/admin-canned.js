@@ -1,4 +1,6 @@
-// Admin: canned responses (create, edit, delete). Agents insert them with "/shortcut".
+// Admin: the team's canned responses (create, edit, delete). Agents insert them with "/shortcut".
+// Only the team's set: each agent's own replies are theirs alone (My replies, my-replies.js), and
+// the admin route lists none of them.
 import { api } from "./api.js";
 import { adminAction, cell, table, toolbar } from "./admin-ui.js";
 import { confirmAction, openForm } from "./dialogs.js";
@@ -52,7 +54,7 @@ export async function renderCanned(reload) {
   };
 
   return [
-    toolbar("Saved replies for the whole team. In the composer, type / and the shortcut.",
+    toolbar("Saved replies for the whole team. In the composer, type / and the shortcut. Each agent also keeps replies of their own under My replies.",
       h("button", { class: "button primary", type: "button", onclick: create }, "New canned response")),
     table(`${items.length} canned response${items.length === 1 ? "" : "s"}`, ["Shortcut", "Title", "Text", "Actions"],
       items.map((item) => h("tr", { dataset: { cannedId: item.id } },

@@ -1,36 +1,86 @@
 // What the visitor told us besides messages: form answers (pre-chat, offline message, post-chat)
-// and, once the conversation ended, their rating. Shown in the visitor panel.
+// and, once the conversation ended, their rating. Shown in the visitor panel, read over HTTP when a
+// conversation is opened (and again when its state changes), then kept live by `answers` frames: a
+// rating or a post-chat form shows as the visitor sends it. Frames are live only, so after a lost
+// connection the open conversation's answers are read again.
 import { api } from "./api.js";
+import { on } from "./bus.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { longTime } from "./format.js";
+import { answersMark, state } from "./store.js";
 
 const KIND_TITLES = { pre_chat: "Pre-chat", unavailable: "Offline message", post_chat: "Post-chat" };
 const KIND_ORDER = ["pre_chat", "unavailable", "post_chat"];
 
-/** "id:state" last loaded, so a re-render of the same conversation does not refetch. */
-let shownKey = null;
+/**
+ * The answers on screen: `key` ("id:state" last read, so a re-render of the same conversation does
+ * not read again), the conversation, its forms (for their labels), and whether the forms were read
+ * again for a submission of a kind they did not have.
+ */
+let shown = null;
+/** The connection was lost since the answers on screen were read: frames may have been missed. */
+let missedFrames = false;
+
+export function initAnswers() {
+  on("answers", (id) => shown?.id === id && applyFrame(id));
+  on("connection", (value) => {
+    if (value === "down") missedFrames = true;
+    if (value !== "ready" || !missedFrames) return;
+    missedFrames = false;
+    if (shown) load(state.conversations.get(shown.id) ?? shown.conversation, shown.key);
+  });
+}
 
 export function hideAnswers() {
-  shownKey = null;
+  shown = null;
 }
 
 /** Loads and shows the form answers and rating of a conversation (again when its state changed). */
 export async function showAnswers(conversation) {
   const key = `${conversation.id}:${conversation.state}`;
-  if (shownKey === key) return;
-  if (!shownKey?.startsWith(`${conversation.id}:`)) {
+  if (shown?.key === key) return;
+  if (shown?.id !== conversation.id) {
     replaceChildren(byId("visitor-forms"), h("p", { class: "empty" }, "Loading…"));
     renderRating(conversation, undefined, "Loading…");
   }
-  shownKey = key;
-  const [submissions, forms, rating] = await Promise.all([
+  await load(conversation, key);
+}
+
+async function load(conversation, key) {
+  const current = { key, id: conversation.id, conversation, forms: shown?.id === conversation.id ? shown.forms : {}, formsReread: false };
+  shown = current;
+  // A frame that comes while this reading is on its way is newer than what it brings back.
+  const mark = answersMark();
+  let [submissions, forms, rating] = await Promise.all([
     api("GET", `/v1/conversations/${conversation.id}/forms`).then((list) => list.submissions).catch(() => null),
     api("GET", `/v1/forms?queue=${encodeURIComponent(conversation.queue_id)}`).catch(() => ({})),
     conversation.state === "ended" ? loadRating(conversation.id) : Promise.resolve(undefined),
   ]);
-  if (shownKey !== key) return;
-  renderForms(submissions, forms ?? {});
+  if (shown !== current) return;
+  current.forms = forms ?? {};
+  const live = state.answers.get(conversation.id);
+  if (live && live.received > mark) {
+    submissions = live.form_submissions;
+    rating = live.rating;
+  }
+  renderForms(submissions, current.forms);
   renderRating(conversation, rating);
+}
+
+/** An `answers` frame for the conversation on screen: its rating and submissions as stored. */
+async function applyFrame(id) {
+  const current = shown;
+  const live = state.answers.get(id);
+  const conversation = state.conversations.get(id) ?? current.conversation;
+  renderForms(live.form_submissions, current.forms);
+  renderRating(conversation, live.rating);
+  // A submission of a form the page has not read (made since it was opened): read the forms for its labels, once.
+  if (current.formsReread || live.form_submissions.every((submission) => current.forms[submission.kind])) return;
+  current.formsReread = true;
+  const forms = await api("GET", `/v1/forms?queue=${encodeURIComponent(conversation.queue_id)}`).catch(() => null);
+  if (shown !== current || !forms) return;
+  current.forms = forms;
+  renderForms(state.answers.get(id).form_submissions, forms);
 }
 
 /** The rating, null when there is none (204), undefined when it could not be read. */
@@ -92,7 +142,9 @@ function answerText(value, field) {
 function renderRating(conversation, rating, unavailable = "Not available.") {
   const heading = byId("visitor-rating-title");
   const container = byId("visitor-rating");
-  const ended = conversation.state === "ended";
+  // Only an ended conversation can be rated: a rating that came first (its frame before the
+  // conversation's) shows anyway.
+  const ended = conversation.state === "ended" || Boolean(rating);
   heading.hidden = !ended;
   container.hidden = !ended;
   if (!ended) return replaceChildren(container);

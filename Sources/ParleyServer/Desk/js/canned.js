@@ -1,4 +1,5 @@
-// Canned responses in the composer: "/" at the start opens a list filtered by what follows;
+// Canned responses in the composer: "/" at the start opens a list filtered by what follows, the
+// agent's own first (marked "Mine", in words, not only by colour), then the team's;
 // ↑/↓ choose, Enter or Tab insert (the "/query" is replaced by the response, its placeholders
 // filled: placeholders.js; the first one left unfilled is selected, ready to be typed over), Esc closes.
 // The textarea keeps focus and points at the active option (aria-activedescendant); a status line
@@ -38,6 +39,7 @@ export class CannedPicker {
   update() {
     const query = this.query();
     if (query === null) return this.close();
+    // The store keeps my own first: an own reply may share its shortcut with a team one, and wins the top.
     this.matches = state.canned.filter((item) => item.shortcut.startsWith(query) || item.title.toLowerCase().includes(query));
     this.active = 0;
     this.render();
@@ -47,11 +49,13 @@ export class CannedPicker {
     this.listbox.hidden = false;
     const status = byId("canned-status");
     const count = this.matches.length;
-    const said = count === 0 ? "No canned response matches." : `${count} canned response${count === 1 ? "" : "s"}: up and down to choose, Enter to insert, Escape to close.`;
+    const own = this.matches.filter((item) => item.owner_id).length;
+    const said = count === 0 ? "No canned response matches."
+      : `${count} canned response${count === 1 ? "" : "s"}${own ? ` (${own} of your own first)` : ""}: up and down to choose, Enter to insert, Escape to close.`;
     if (status.textContent !== said) status.textContent = said;
     if (this.matches.length === 0) {
       replaceChildren(this.listbox, h("li", { class: "canned-empty", role: "presentation" },
-        state.canned.length ? "No canned response matches." : "No canned responses yet (admins add them under Admin)."));
+        state.canned.length ? "No canned response matches." : "No canned responses yet: add your own under My replies (admins add the team's under Admin)."));
       this.textarea.removeAttribute("aria-activedescendant");
       return;
     }
@@ -60,8 +64,10 @@ export class CannedPicker {
       class: "canned-option",
       role: "option",
       "aria-selected": index === this.active ? "true" : "false",
-      dataset: { index, shortcut: item.shortcut },
-    }, h("span", {}, h("span", { class: "canned-shortcut" }, `/${item.shortcut}`), " ", item.title), h("span", { class: "canned-preview" }, item.text))));
+      dataset: { index, shortcut: item.shortcut, owner: item.owner_id ? "me" : "team" },
+    }, h("span", { class: "canned-head" }, h("span", { class: "canned-shortcut" }, `/${item.shortcut}`), " ",
+      item.owner_id ? [h("span", { class: "canned-mine" }, "Mine"), " "] : null, item.title),
+    h("span", { class: "canned-preview" }, item.text))));
     this.textarea.setAttribute("aria-activedescendant", `canned-option-${this.active}`);
     byId(`canned-option-${this.active}`).scrollIntoView({ block: "nearest" });
   }

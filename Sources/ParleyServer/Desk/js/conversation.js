@@ -18,7 +18,7 @@ import { ensureSubscriptions, markRead, markSelfAssigned } from "./sync.js";
 import { reconcile, transcriptItems } from "./transcript.js";
 import { agentsTyping, visitorTyping } from "./typing.js";
 import { openTransfer } from "./transfer.js";
-import { showAnswers } from "./answers.js";
+import { initAnswers, showAnswers } from "./answers.js";
 import { initTranscriptActions, updateTranscriptLinks } from "./transcript-actions.js";
 import { initTriagePanel, renderTriage } from "./triage-panel.js";
 import { cancelUpload, retryUpload } from "./uploads.js";
@@ -43,6 +43,7 @@ export function initConversation() {
   initTranscriptActions();
   initCallbackPanel();
   initTriagePanel();
+  initAnswers();
   byId("transcript").addEventListener("click", (event) => {
     if (!state.openID) return;
     const retry = event.target.closest("[data-retry]");

@@ -10,6 +10,7 @@ import { byId } from "./dom.js";
 import { initCounts, refreshCountsSoon, stopCounts } from "./counts.js";
 import { initInbox, render as renderInbox } from "./inbox.js";
 import { initInboxFilter } from "./inbox-filter.js";
+import { hideReplies, initMyReplies, showReplies } from "./my-replies.js";
 import { initNavMenu } from "./nav-menu.js";
 import { initNotifications, showNotificationsToggle } from "./notifications.js";
 import { go, inboxHash, parseRoute } from "./router.js";
@@ -146,6 +147,7 @@ function route() {
   setView(target.view);
   if (target.view !== "admin") hideAdmin();
   if (target.view !== "search") hideSearch();
+  if (target.view !== "replies") hideReplies();
   if (target.view !== "conversation") closeConversation();
   switch (target.view) {
     case "inbox":
@@ -159,6 +161,9 @@ function route() {
       break;
     case "search":
       showSearch();
+      break;
+    case "replies":
+      showReplies();
       break;
   }
   // The inbox beside a conversation is the view it was opened from; no view is current on other pages.
@@ -178,6 +183,7 @@ async function boot() {
   initConversation();
   initComposer();
   initTransfer();
+  initMyReplies();
   initShortcuts();
   initNavMenu();
   initNotifications();

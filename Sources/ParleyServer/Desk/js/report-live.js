@@ -1,9 +1,9 @@
 // The Reports page's "Right now": each agent's availability, connection and load (conversations
 // held of their capacity), each queue's waiting and open conversations (GET /v1/team and
 // GET /v1/desk/counts). Read again, debounced, after a `conversation` frame (an assignment, a
-// transfer, an end moves load and queues) and on reconnect. Availability and connections change
-// without any frame, so while the page is on screen they are also read every REFRESH_MS (and when
-// the tab comes back into view).
+// transfer, an end moves load and queues) and on reconnect. Availability, profiles and connections
+// come with `team` frames: sync.js reads the team again on each (coalesced), and the panel redraws
+// whenever the store's team changes. No timer: nothing here waits on the clock.
 import { api, ApiError } from "./api.js";
 import { cell, table } from "./admin-ui.js";
 import { on } from "./bus.js";
@@ -13,8 +13,6 @@ import { refreshTeam, state } from "./store.js";
 
 const CHANGES = new Set(["conversation"]);
 const DEBOUNCE_MS = 250;
-/** No frame tells of a teammate's availability or connection: read it again this often. */
-const REFRESH_MS = 10000;
 
 /** The panel: `{element, refresh(), stop()}`. It follows the server until `stop()`. */
 export function livePanel() {
@@ -33,11 +31,11 @@ export function livePanel() {
   let counts = null;
   let stopped = false;
   let debounce = null;
-  let timer = null;
   let generation = 0;
 
   const render = () => {
     if (stopped) return;
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
     const team = state.team.agents.filter((agent) => !agent.disabled);
     const online = team.filter((agent) => agent.availability === "online").length;
     const connected = team.filter((agent) => agent.connected).length;
@@ -64,7 +62,6 @@ export function livePanel() {
       if (stopped || mine !== generation) return;
       counts = answer;
       error.hidden = true;
-      updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
       render();
     } catch (failure) {
       if (stopped || mine !== generation || (failure instanceof ApiError && failure.status === 401)) return;
@@ -72,7 +69,6 @@ export function livePanel() {
       error.hidden = false;
     } finally {
       if (mine === generation) element.setAttribute("aria-busy", "false");
-      schedule();
     }
   }
 
@@ -80,19 +76,12 @@ export function livePanel() {
     clearTimeout(debounce);
     debounce = setTimeout(refresh, DEBOUNCE_MS);
   };
-  // The next periodic read, counted from the last read whatever caused it.
-  function schedule() {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(() => (document.visibilityState === "visible" ? refresh() : schedule()), REFRESH_MS);
-  }
-  const onVisible = () => document.visibilityState === "visible" && soon();
   const subscriptions = [
     on("server-frame", (type) => CHANGES.has(type) && soon()),
     on("connection", (value) => value === "ready" && soon()),
-    // The team read elsewhere (my own availability, a reconnect): show it.
+    // The team read again (a `team` frame, my own availability, a reconnect): show it.
     on("team", render),
   ];
-  document.addEventListener("visibilitychange", onVisible);
 
   return {
     element,
@@ -100,9 +89,7 @@ export function livePanel() {
     stop() {
       stopped = true;
       clearTimeout(debounce);
-      clearTimeout(timer);
       subscriptions.forEach((off) => off());
-      document.removeEventListener("visibilitychange", onVisible);
     },
   };
 }

@@ -1,5 +1,5 @@
 // Hash routes: #/inbox/VIEW (queued, mine, unread, waiting, snoozed, ended, all, agent/agt_…, queue/que_…)
-// with an optional ?tag=…&priority=… filter, #/c/cnv_… (?seq=N: scrolled to that message), #/search,
+// with an optional ?tag=…&priority=… filter, #/c/cnv_… (?seq=N: scrolled to that message), #/search, #/replies,
 // #/admin/reports|agents|queues|canned|ratings|forms|appearance|hours|callbacks|identity|attachments|masking|links|webhooks|push|tags|app.
 
 const ID = "[0-9A-HJKMNP-TV-Z]{26}";
@@ -17,6 +17,7 @@ export function parseRoute(hash = location.hash) {
   match = hash.match(new RegExp(`^#/c/(cnv_${ID})(?:\\?seq=(\\d+))?$`));
   if (match) return { view: "conversation", id: match[1], seq: match[2] ? Number(match[2]) : null };
   if (hash === "#/search") return { view: "search" };
+  if (hash === "#/replies") return { view: "replies" };
   match = hash.match(new RegExp(`^#/admin/(${ADMIN})$`));
   if (match) return { view: "admin", page: match[1] };
   return null;

@@ -58,6 +58,10 @@ export function hideSearch() {
 function fillChoices() {
   const fill = (id, any, items) => {
     const select = byId(id);
+    // The team is read again on every `team` frame: redraw only when the choices changed.
+    const drawn = JSON.stringify(items.map((item) => [item.id, item.name]));
+    if (select.dataset.drawn === drawn) return;
+    select.dataset.drawn = drawn;
     const chosen = select.value;
     replaceChildren(select, h("option", { value: "" }, any), items.map((item) => h("option", { value: item.id }, item.name)));
     select.value = items.some((item) => item.id === chosen) ? chosen : "";

@@ -3,7 +3,7 @@
 // re-render on the bus topics below.
 //
 // Topics: "me", "lists", "lists-refreshed" (the server's lists were read again), "conversation" (id),
-// "timeline" (id), "triage" (id), "tags", "visitor" (id), "team", "canned".
+// "timeline" (id), "triage" (id), "tags", "visitor" (id), "team", "canned", "answers" (id).
 import { api, ApiError } from "./api.js";
 import { emit } from "./bus.js";
 
@@ -27,7 +27,13 @@ export const state = {
   /** The app's tags, in the admins' order: [{name, color}]. */
   tags: [],
   team: { agents: [], queues: [] },
+  /** Canned responses: the agent's own (with `owner_id`) first, then the team's. */
   canned: [],
+  /**
+   * conversation id → the visitor's answers from the newest `answers` frame: {rating, form_submissions,
+   * received} (`received` counts frames, so a reading over HTTP that started earlier loses to it).
+   */
+  answers: new Map(),
   /** Conversations newly assigned to me and not opened yet (highlighted, counted in the title). */
   fresh: new Set(),
   openID: null,
@@ -192,8 +198,9 @@ export function applyTriage(triage) {
 const askedTags = new Set();
 
 /**
- * No frame tells agents that an admin changed the tag list; a tag the desk does not know (its
- * colour, whether it may be added) is the sign: read the list again, once per such name.
+ * A `tags` frame carries the list whenever an admin changes it; a tag the desk does not know (its
+ * colour, whether it may be added) is still read again as a fallback (a frame lost to a reconnect is
+ * also covered by the reading on `ready`), once per such name.
  */
 function learnTagNames(names = []) {
   const unknown = names.filter((name) => !askedTags.has(name) && !state.tags.some((tag) => tag.name === name));
@@ -204,7 +211,12 @@ function learnTagNames(names = []) {
 
 /** Reads the app's tags (GET /v1/tags: every agent may). */
 export async function refreshTags() {
-  state.tags = (await api("GET", "/v1/tags")).tags;
+  setTags((await api("GET", "/v1/tags")).tags);
+}
+
+/** Replaces the app's tag list (a `tags` frame or a reading): colours and what may be added. */
+export function setTags(tags) {
+  state.tags = tags;
   emit("tags");
 }
 
@@ -370,9 +382,32 @@ export function visitorName(conversation) {
   return "Visitor";
 }
 
-export async function refreshTeam() {
-  state.team = await api("GET", "/v1/team");
-  emit("team");
+/** The reading of GET /v1/team in flight, and the one more asked for meanwhile. */
+let teamReading = null;
+let teamAgain = null;
+
+/**
+ * Reads the team again (availability, connections, load, names). Bursts are coalesced: one reading
+ * in flight at a time, and however many asks arrive meanwhile, one more after it (whose answer is as
+ * new as the last ask). Resolves once a reading that started after this call has been stored.
+ */
+export function refreshTeam() {
+  if (teamReading) {
+    teamAgain ??= teamReading.catch(() => {}).then(() => {
+      teamAgain = null;
+      return refreshTeam();
+    });
+    return teamAgain;
+  }
+  teamReading = (async () => {
+    try {
+      state.team = await api("GET", "/v1/team");
+      emit("team");
+    } finally {
+      teamReading = null;
+    }
+  })();
+  return teamReading;
 }
 
 export function agentName(id, line) {
@@ -385,8 +420,39 @@ export function queueName(id) {
   return state.team.queues.find((queue) => queue.id === id)?.name ?? "a queue";
 }
 
+/** Reads the canned responses: the server lists my own set first, then the team's (kept so here). */
 export async function refreshCanned() {
   const answer = await api("GET", "/v1/canned-responses");
-  state.canned = answer.canned_responses;
+  const own = answer.canned_responses.filter((item) => item.owner_id);
+  state.canned = [...own, ...answer.canned_responses.filter((item) => !item.owner_id)];
   emit("canned");
+}
+
+/** My own canned responses (the ones the caller owns), in the server's order. */
+export function ownCanned() {
+  return state.canned.filter((item) => item.owner_id && item.owner_id === state.me?.id);
+}
+
+// MARK: - Answers
+
+let answersReceived = 0;
+/** Every agent hears every rating of the app: only the newest frames are kept (a page read later asks the server). */
+const ANSWERS_KEPT = 200;
+
+/** Stores the answers of an `answers` frame (the rating and every form submission, as stored). */
+export function applyAnswers(answers) {
+  answersReceived += 1;
+  state.answers.delete(answers.conversation_id);
+  if (state.answers.size >= ANSWERS_KEPT) state.answers.delete(state.answers.keys().next().value);
+  state.answers.set(answers.conversation_id, {
+    rating: answers.rating ?? null,
+    form_submissions: answers.form_submissions ?? [],
+    received: answersReceived,
+  });
+  emit("answers", answers.conversation_id);
+}
+
+/** How many `answers` frames have come so far: a reading over HTTP compares it to `received`. */
+export function answersMark() {
+  return answersReceived;
 }

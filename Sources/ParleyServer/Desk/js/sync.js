@@ -2,13 +2,16 @@
 // the one on screen, resumes each after the last seq it holds (so a reconnect has no gap and no
 // duplicate), turns frames into store changes, and refreshes the inbox when conversations move.
 // A visitor's message that is news (not a replay of history) is announced as "visitor-message".
-// Every frame's type is announced as "server-frame" (live counts follow them: counts.js).
+// Every frame's type is announced as "server-frame" (live counts follow them: counts.js). The app's
+// frames that name no conversation keep the store's shared parts live: `tags` (the list itself),
+// `team` (an agent's availability, profile or connection changed: GET /v1/team is read again,
+// bursts coalesced by store.js) and `answers` (a visitor's rating or post-chat form).
 import { api } from "./api.js";
 import { emit } from "./bus.js";
 import { Realtime } from "./realtime.js";
 import {
-  addNote, applyEvents, applyTriage, catchUp, isMine, loadNotes, placeInLists, refreshCanned, refreshLists, refreshTags,
-  refreshTeam, resetTimeline, state, timeline, upsertConversation,
+  addNote, applyAnswers, applyEvents, applyTriage, catchUp, isMine, loadNotes, placeInLists, refreshCanned, refreshLists, refreshTags,
+  refreshTeam, resetTimeline, setTags, state, timeline, upsertConversation,
 } from "./store.js";
 import { noteTyping } from "./typing.js";
 
@@ -69,7 +72,8 @@ async function ready() {
   setConnection("ready");
   subscribed.clear();
   ensureSubscriptions();
-  // Frames sent while we were away are lost: catch up on lists, notes, the team and canned responses.
+  // Frames sent while we were away are lost: catch up on lists, notes, the team, tags and canned
+  // responses (answers.js reads the open conversation's answers again).
   if (hasConnected) {
     scheduleRefresh(0);
     api("GET", "/v1/agent/me").then((agent) => {
@@ -148,6 +152,15 @@ function frame(message) {
       applyTriage(message.triage);
       // A snooze set or ended anywhere moves the conversation between lists.
       scheduleRefresh();
+      break;
+    case "answers":
+      applyAnswers(message.answers);
+      break;
+    case "tags":
+      setTags(message.tags);
+      break;
+    case "team":
+      refreshTeam().catch(() => {});
       break;
     case "error":
       if (message.code === "not_found" && message.conversation_id) subscribed.delete(message.conversation_id);

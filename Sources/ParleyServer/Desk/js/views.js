@@ -142,13 +142,19 @@ async function read({ more }) {
   emit("view");
 }
 
+/** What the team links were last drawn from (ids and names): a `team` frame often changes neither. */
+let teamLinksDrawn = null;
+
 /** The sidebar's links to each teammate's and each queue's open conversations. */
 function renderTeamLinks() {
   const teammates = state.team.agents.filter((agent) => agent.id !== state.me?.id && !agent.disabled);
+  const drawn = JSON.stringify([teammates.map((agent) => [agent.id, agent.name]), state.team.queues.map((queue) => [queue.id, queue.name])]);
+  if (drawn === teamLinksDrawn) return;
+  teamLinksDrawn = drawn;
   const link = (key, name) => h("li", {},
     h("a", { class: "nav-link", id: `tab-${key.replace("/", "-")}`, href: `#/inbox/${key}`, dataset: { viewKey: key } },
       h("span", { class: "nav-link-name" }, name), " ", h("span", { class: "count", dataset: { count: key } })));
-  // The team is read again now and then (availability, reconnects): a focused link keeps the keyboard.
+  // The team is read again on every `team` frame and reconnect: a focused link keeps the keyboard.
   const focused = document.activeElement?.closest?.("#nav-team, #nav-queues") ? document.activeElement.id : null;
   replaceChildren(byId("nav-team"), teammates.map((agent) => link(`agent/${agent.id}`, agent.name)));
   replaceChildren(byId("nav-queues"), state.team.queues.map((queue) => link(`queue/${queue.id}`, queue.name)));
@@ -161,9 +167,9 @@ function renderTeamLinks() {
   if (current.key.includes("/")) emit("view");
 }
 
-/** aria-current on the sidebar link of the view on screen (none on admin and search pages). */
+/** aria-current on the sidebar link of the view on screen (none on the admin, search and My replies pages). */
 export function markCurrent() {
-  const elsewhere = ["admin", "search"].includes(document.body.dataset.view);
+  const elsewhere = ["admin", "search", "replies"].includes(document.body.dataset.view);
   for (const link of document.querySelectorAll(".sidebar a[data-view-key]")) {
     if (!elsewhere && link.dataset.viewKey === current.key) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
