@@ -40,6 +40,9 @@ fi
 swift build --build-tests
 swift test --skip-build
 
+# The fuzz targets, 20 s each (a long run: scripts/fuzz.sh 3600 TARGET); their regressions replay first.
+bash scripts/fuzz.sh "${PARLEY_FUZZ_SECONDS:-20}"
+
 # About a minute and a half: three schemathesis passes (visitor, agent, admin routes), every phase.
 bash Tests/API/run.sh
 
