@@ -24,6 +24,9 @@ public final class OutboundClient: Sendable {
     /// Clients that connect to one checked address for one host (``post(_:body:contentType:headers:)``), kept
     /// for their connections; at most ``pinnedLimit``.
     private let pinned = Locked<[String: HTTPClient]>([:])
+    /// Set by ``shutdown()``: a request still in flight then keeps no client (every HTTPClient must
+    /// be shut down before it goes, or AsyncHTTPClient traps).
+    private let isShutDown = Locked(false)
     private let pinnedLimit = 64
     /// Certificates trusted beside the system's (a test's local push provider).
     private let trustRootsFile: String?
@@ -52,7 +55,12 @@ public final class OutboundClient: Sendable {
 
     /// Closes the client's connections; call once, when the server stops.
     public func shutdown() async throws {
-        let clients = pinned.withLock { pinned in defer { pinned = [:] }; return Array(pinned.values) }
+        // Under the pinned lock, as `post` checks it: no client is kept after this takes them.
+        let clients = pinned.withLock { pinned in
+            isShutDown.withLock { $0 = true }
+            defer { pinned = [:] }
+            return Array(pinned.values)
+        }
         for client in clients { try? await client.shutdown() }
         try await http.shutdown()
     }
@@ -74,7 +82,7 @@ public final class OutboundClient: Sendable {
         if let client = pinned.withLock({ $0[key] }) { return try await send(using: client) }
         let client = makeClient(dnsOverride: [host: address])
         let kept = pinned.withLock { pinned -> Bool in
-            guard pinned.count < pinnedLimit, pinned[key] == nil else { return false }
+            guard pinned.count < pinnedLimit, pinned[key] == nil, !isShutDown.withLock({ $0 }) else { return false }
             pinned[key] = client
             return true
         }
