@@ -92,7 +92,11 @@ class ChatPage(BrowserPage):
         return self.js_async(f"""
             const done = arguments[arguments.length - 1];
             const args = Array.from(arguments).slice(0, -1);
-            import("/chat/{path}").then((m) => done({{ok: true, value: (function () {{ return {expression}; }})()}}))
+            // The page's own instance: index.html loads its modules under v/<version>/, and the same
+            // file at another URL would be a second module with none of the page's state.
+            const main = document.querySelector('script[type=module][src$="js/main.js"]');
+            const base = main ? new URL("..", main.src).href : location.origin + "/chat/";
+            import(new URL("{path}", base).href).then((m) => done({{ok: true, value: (function () {{ return {expression}; }})()}}))
               .catch((e) => done({{ok: false, value: String(e)}}));
         """, *args)
 
