@@ -104,10 +104,10 @@ actor RealtimeLink {
     /// Checks the open socket every so often on the link's clock (``LivenessWatch``).
     private func watch(_ attempt: Int) {
         watchTask?.cancel()
-        let interval = policy.answerTimeout.seconds > 0 && policy.idleProbe.seconds > 0
-            ? min(policy.answerTimeout.seconds, policy.idleProbe.seconds) / 2 : 0
+        let watch = LivenessWatch(answerTimeout: policy.answerTimeout.seconds, idleProbe: policy.idleProbe.seconds, openedAt: clock.now())
+        let interval = watch.checkInterval
         guard interval > 0 else { return }
-        liveness = LivenessWatch(answerTimeout: policy.answerTimeout.seconds, idleProbe: policy.idleProbe.seconds, openedAt: clock.now())
+        liveness = watch
         watchTask = Task { [clock] in
             while !Task.isCancelled {
                 try? await clock.sleep(for: interval)

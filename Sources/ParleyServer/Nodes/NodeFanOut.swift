@@ -53,8 +53,9 @@ struct NodeFanOut: Service {
                 let events = try carried.map { try ParleyJSON.decode(ConversationEvent.self, from: Data($0.utf8)) }
                 recordLag(of: events)
                 hub.publish(events: events, encoded: carried, of: id)
-                if Hub.holdsVisitorMessage(events), hub.hasAgents(of: app), let conversation = try await store.conversation(id, app: app),
-                   conversation.state == .queued {
+                // Routing mirrors every queue, so only a queued conversation's summary is read.
+                if Hub.holdsVisitorMessage(events), hub.hasAgents(of: app), await routing.position(of: id) != nil,
+                   let conversation = try await store.conversation(id, app: app), conversation.state == .queued {
                     hub.publishSummaryToAgents(conversation)
                 }
                 return
