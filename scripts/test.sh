@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test: the Swift suites (server, store, SDK, CLI, durability), the API contract (schemathesis
-# against a live parleyd and its OpenAPI document, Tests/API), then the agent desk in headless
-# Chromium, then the visitor chat page in Chromium. This is the README's test command and what CI
-# runs; it fails when any part fails.
+# Every test: the Swift suites (server, store, SDK, CLI, durability), the concurrent ones again under
+# ThreadSanitizer, the fuzz targets, the API contract (schemathesis against a live parleyd and its
+# OpenAPI document, Tests/API), the fault scenarios, then the agent desk and the visitor chat page in
+# headless Chromium. This is the README's test command and what CI runs; it fails when any part fails.
 #
 # On a fresh Debian machine it installs what the suites need first (scripts/install-test-deps.sh:
 # PostgreSQL, Chromium and its driver, Python's venv, aiosmtpd, clamd; as root or with sudo, else it
@@ -39,6 +39,10 @@ fi
 
 swift build --build-tests
 swift test --skip-build
+
+# The server, store and SDK suites again under ThreadSanitizer, on both stores: about 7 minutes to
+# build (.build-tsan) and 3 to run here; fails on any report, or if a race on purpose goes unseen.
+bash scripts/tsan.sh
 
 # The fuzz targets, 20 s each (a long run: scripts/fuzz.sh 3600 TARGET); their regressions replay first.
 bash scripts/fuzz.sh "${PARLEY_FUZZ_SECONDS:-20}"
