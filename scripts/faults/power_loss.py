@@ -46,13 +46,18 @@ def text_file(rng, size):
 
 class Client(threading.Thread):
     """One sender: sends one message at a time and waits for its acknowledgement; when there is no
-    answer, waits for the server and sends the very same message again (same client_message_id)."""
+    answer, waits for the server and sends the very same message again (same client_message_id).
+    A subclass says how it signs in (`sign_in`), what it does once before sending (`prepare`) and
+    what it sends next (`next_message`)."""
+
+    role = "client"
 
     def __init__(self, name, server, ledger, stats, rng, errors):
         super().__init__(daemon=True, name=name)
         self.server, self.ledger, self.stats, self.rng, self.errors = server, ledger, stats, rng, errors
         self.http = None
-        self.pending = None      # the message without an answer yet: (conversation, cmid, kind, payload)
+        self.token = None
+        self.pending = None      # the message without an answer yet: (conversation, cmid, text, blob)
         self.count = 0
         self.idle = threading.Event()
 
@@ -77,6 +82,11 @@ class Client(threading.Thread):
             return status, data
         raise SystemExit
 
+    def token_refused(self):
+        """A 401 after a cut (the sign-in was not durable yet): count it and sign in again."""
+        self.stats.add(f"{self.role}_token_refused_after_cut")
+        self.sign_in()
+
     def record_ack(self, conversation, cmid, status, data):
         if status not in (200, 201):
             self.errors.append(f"{self.name}: {cmid} answered {status} {data!r}")
@@ -87,66 +97,41 @@ class Client(threading.Thread):
         self.stats.add("acked" if status == 201 else "acked_duplicate")
         return True
 
-    def send(self, conversation, token, cmid, text=None, attachment=None):
+    def send(self, conversation, cmid, text=None, attachment=None):
         if attachment is not None:
             name = f"{cmid}.txt"
             status, data = self.call("POST", f"/v1/conversations/{conversation}/attachments?name={name}&client_message_id={cmid}",
-                                     token=token, raw=attachment)
+                                     token=self.token, raw=attachment)
         else:
-            status, data = self.call("POST", f"/v1/conversations/{conversation}/messages", {"client_message_id": cmid, "text": text}, token)
+            status, data = self.call("POST", f"/v1/conversations/{conversation}/messages", {"client_message_id": cmid, "text": text}, self.token)
         return status, data
 
-    def idle_wait(self):
-        self.idle.wait()
+    def sign_in(self):
+        raise NotImplementedError
 
+    def prepare(self):
+        pass
 
-class Visitor(Client):
-    def __init__(self, *a, app_id, attach_probability, **kw):
-        super().__init__(*a, **kw)
-        self.app_id, self.attach_probability = app_id, attach_probability
-        self.device = f"faults-{self.name}-{self.rng.randrange(1 << 40):x}"
-        self.token = self.conversation = None
-
-    def session(self):
-        status, data = self.call("POST", "/v1/visitor/session", {"app_id": self.app_id, "device_id": self.device, "name": self.name})
-        assert status == 200, (status, data)
-        self.token = data["token"]
+    def next_message(self):
+        """The next (conversation, cmid, text, blob) to send, written to the ledger first; None when
+        there is nothing to send yet."""
+        raise NotImplementedError
 
     def run(self):
         try:
-            self.session()
-            # Opening is not idempotent: after a cut, look for the conversation a lost answer may have opened.
-            while self.conversation is None:
-                status, data = self.call("GET", "/v1/conversations", token=self.token)
-                if status == 401:
-                    self.stats.add("visitor_token_refused_after_cut")
-                    self.session()
-                    continue
-                if data["conversations"]:
-                    self.conversation = data["conversations"][-1]["id"]
-                    break
-                status, data = self.call("POST", "/v1/conversations", {"subject": f"power {self.name}"}, self.token)
-                if status == 201:
-                    self.conversation = data["id"]
+            self.sign_in()
+            self.prepare()
             while not self.server.stop.is_set():
                 if self.pending is None:
-                    self.count += 1
-                    cmid = f"{self.name}-{self.count}"
-                    if self.rng.random() < self.attach_probability:
-                        blob = text_file(self.rng, self.rng.randrange(100, 48_000))
-                        self.ledger.will_send(self.conversation, self.name, cmid, sha256=hashlib.sha256(blob).hexdigest())
-                        self.pending = (cmid, None, blob)
-                    else:
-                        text = f"{self.name} message {self.count} " + "x" * self.rng.randrange(0, 600)
-                        self.ledger.will_send(self.conversation, self.name, cmid, text=text)
-                        self.pending = (cmid, text, None)
-                cmid, text, blob = self.pending
-                status, data = self.send(self.conversation, self.token, cmid, text, blob)
+                    self.pending = self.next_message()
+                    if self.pending is None:
+                        continue
+                conversation, cmid, text, blob = self.pending
+                status, data = self.send(conversation, cmid, text, blob)
                 if status == 401:
-                    self.stats.add("visitor_token_refused_after_cut")
-                    self.session()
+                    self.token_refused()
                     continue
-                if self.record_ack(self.conversation, cmid, status, data):
+                if self.record_ack(conversation, cmid, status, data):
                     if blob is not None:
                         self.stats.add("attachments_acked")
                     self.pending = None
@@ -159,64 +144,90 @@ class Visitor(Client):
         finally:
             self.idle.set()
 
+    def idle_wait(self):
+        self.idle.wait()
+
+
+class Visitor(Client):
+    """Writes into its one conversation: texts, and now and then a file."""
+
+    role = "visitor"
+
+    def __init__(self, *a, app_id, attach_probability, **kw):
+        super().__init__(*a, **kw)
+        self.app_id, self.attach_probability = app_id, attach_probability
+        self.device = f"faults-{self.name}-{self.rng.randrange(1 << 40):x}"
+        self.conversation = None
+
+    def sign_in(self):
+        status, data = self.call("POST", "/v1/visitor/session", {"app_id": self.app_id, "device_id": self.device, "name": self.name})
+        assert status == 200, (status, data)
+        self.token = data["token"]
+
+    def prepare(self):
+        # Opening is not idempotent: after a cut, look for the conversation a lost answer may have opened.
+        while self.conversation is None:
+            status, data = self.call("GET", "/v1/conversations", token=self.token)
+            if status == 401:
+                self.token_refused()
+                continue
+            if data["conversations"]:
+                self.conversation = data["conversations"][-1]["id"]
+                break
+            status, data = self.call("POST", "/v1/conversations", {"subject": f"power {self.name}"}, self.token)
+            if status == 201:
+                self.conversation = data["id"]
+
+    def next_message(self):
+        self.count += 1
+        cmid = f"{self.name}-{self.count}"
+        if self.rng.random() < self.attach_probability:
+            blob = text_file(self.rng, self.rng.randrange(100, 48_000))
+            self.ledger.will_send(self.conversation, self.name, cmid, sha256=hashlib.sha256(blob).hexdigest())
+            return (self.conversation, cmid, None, blob)
+        text = f"{self.name} message {self.count} " + "x" * self.rng.randrange(0, 600)
+        self.ledger.will_send(self.conversation, self.name, cmid, text=text)
+        return (self.conversation, cmid, text, None)
+
 
 class Agent(Client):
     """Accepts waiting conversations by hand (HTTP only, so routing never assigns it one) and
     answers them in turn."""
 
+    role = "agent"
+
     def __init__(self, *a, app_id, **kw):
         super().__init__(*a, **kw)
         self.app_id = app_id
         self.email = f"{self.name}@faults.test"
-        self.token = None
         self.mine = []
+        self.turn = 0
 
-    def login(self):
+    def sign_in(self):
         status, data = self.call("POST", "/v1/agent/login", {"email": self.email, "password": "faults-password"})
         assert status == 200, (status, data)
         self.token = data["token"]
 
-    def run(self):
-        try:
-            self.login()
-            turn = 0
-            while not self.server.stop.is_set():
-                if self.pending is None:
-                    if turn % 20 == 0 or not self.mine:
-                        status, data = self.call("GET", "/v1/conversations?view=queued", token=self.token)
-                        if status == 401:
-                            self.login()
-                            continue
-                        for c in data.get("conversations", []):
-                            self.call("POST", f"/v1/conversations/{c['id']}/accept", token=self.token)
-                        status, data = self.call("GET", "/v1/conversations?view=mine", token=self.token)
-                        self.mine = [c["id"] for c in data.get("conversations", []) if c["state"] == "assigned"]
-                        if not self.mine:
-                            time.sleep(0.2)
-                            continue
-                    turn += 1
-                    self.count += 1
-                    conversation = self.mine[turn % len(self.mine)]
-                    cmid = f"{self.name}-{self.count}"
-                    text = f"{self.name} reply {self.count}"
-                    self.ledger.will_send(conversation, self.name, cmid, text=text)
-                    self.pending = (conversation, cmid, text)
-                conversation, cmid, text = self.pending
-                status, data = self.send(conversation, self.token, cmid, text)
-                if status == 401:
-                    self.stats.add("agent_token_refused_after_cut")
-                    self.login()
-                    continue
-                if self.record_ack(conversation, cmid, status, data):
-                    self.pending = None
-                else:
-                    time.sleep(0.2)
-        except SystemExit:
-            pass
-        except Exception:
-            self.errors.append(f"{self.name} crashed: {traceback.format_exc()}")
-        finally:
-            self.idle.set()
+    def next_message(self):
+        if self.turn % 20 == 0 or not self.mine:
+            status, data = self.call("GET", "/v1/conversations?view=queued", token=self.token)
+            if status == 401:
+                self.sign_in()
+                return None
+            for c in data.get("conversations", []):
+                self.call("POST", f"/v1/conversations/{c['id']}/accept", token=self.token)
+            status, data = self.call("GET", "/v1/conversations?view=mine", token=self.token)
+            self.mine = [c["id"] for c in data.get("conversations", []) if c["state"] == "assigned"]
+            if not self.mine:
+                time.sleep(0.2)
+                return None
+        self.turn += 1
+        self.count += 1
+        conversation = self.mine[self.turn % len(self.mine)]
+        cmid = f"{self.name}-{self.count}"
+        text = f"{self.name} reply {self.count}"
+        self.ledger.will_send(conversation, self.name, cmid, text=text)
+        return (conversation, cmid, text, None)
 
 
 def integrity(data_dir, scratch):
