@@ -9,12 +9,22 @@ public struct VisitorTokenClaims: Codable, Hashable, Sendable {
     public var name: String?
     /// Seconds since 1970.
     public var expires: Int64
+    /// Random for each session, so two sessions of one visitor issued in the same second are two
+    /// tokens: sign-out revokes a token by its hash, and must end only its own session. Nil in
+    /// tokens issued before it existed.
+    public var session: String?
 
-    public init(app: String, visitor: String, name: String?, expires: Int64) {
+    public init(app: String, visitor: String, name: String?, expires: Int64, session: String? = nil) {
         self.app = app
         self.visitor = visitor
         self.name = name
         self.expires = expires
+        self.session = session
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case app, visitor, name, expires
+        case session = "sid"
     }
 }
 
@@ -34,7 +44,10 @@ public struct VisitorTokenSigner: Sendable {
 
     /// The token for the claims.
     public func token(for claims: VisitorTokenClaims) -> String {
-        let payload = (try! JSONEncoder().encode(claims)).base64URLEncoded  // strings and integers always encode
+        // Sorted keys: the encoder's order otherwise varies from one call to the next.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let payload = (try! encoder.encode(claims)).base64URLEncoded  // strings and integers always encode
         return "pv1.\(payload).\(signature(of: payload))"
     }
 

@@ -29,6 +29,28 @@ struct VisitorTokenTests {
         #expect(Self.variants(of: signer.token(for: claims)).allSatisfy { signer.claims(of: $0) == nil })
     }
 
+    /// Sign-out revokes one session by its token's hash: sessions of one visitor issued in the same
+    /// second must not share a token, or signing out one would sign out the others. (They once
+    /// differed only when the encoder happened to order the claims differently.)
+    @Test func sessionsInTheSameSecond_getTokensOfTheirOwn() throws {
+        let tokens = VisitorTokens(key: Data(repeating: 7, count: 32), lifetime: 3_600)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let (app, visitor) = (AppID.generate(), VisitorID.generate())
+        let issued = (0..<100).map { _ in tokens.issue(app: app, visitor: visitor, name: "Ann", now: now) }
+        #expect(Set(issued.map(\.token)).count == issued.count)
+        #expect(Set(issued.map(\.expiresAt)).count == 1)
+        #expect(issued.allSatisfy { tokens.verify($0.token, now: now)?.visitorID == visitor })
+    }
+
+    /// A token issued before claims had a session still reads (they live for weeks).
+    @Test func aTokenWithoutASession_stillReads() throws {
+        let signer = VisitorTokenSigner(key: Data(repeating: 7, count: 32))
+        let payload = Data(#"{"app":"app","expires":1,"name":"Ann","visitor":"vis"}"#.utf8).base64URLEncoded
+        let old = signer.token(for: VisitorTokenClaims(app: "app", visitor: "vis", name: "Ann", expires: 1))
+        #expect(old.split(separator: ".")[1] == payload, "no sid claim when there is no session")
+        #expect(signer.claims(of: old) == VisitorTokenClaims(app: "app", visitor: "vis", name: "Ann", expires: 1))
+    }
+
     @Test func aSignedOutToken_staysRefused_whateverItsLastCharacter() async throws {
         try await withServer { server in
             let visitor = try await server.visitor()

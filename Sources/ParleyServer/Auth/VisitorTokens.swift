@@ -21,7 +21,8 @@ struct VisitorTokens: Sendable {
     func issue(app: AppID, visitor: VisitorID, name: String?, now: Date) -> (token: String, expiresAt: Date) {
         // Whole seconds: the token carries seconds, so the answer's expires_at must agree with it.
         let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
-        let claims = VisitorTokenClaims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970))
+        let claims = VisitorTokenClaims(app: app.rawValue, visitor: visitor.rawValue, name: name, expires: Int64(expiresAt.timeIntervalSince1970),
+                                        session: OpaqueTokens.randomText(bytes: 16))
         return (signer.token(for: claims), expiresAt)
     }
 
@@ -38,9 +39,13 @@ struct VisitorTokens: Sendable {
 enum OpaqueTokens {
     /// A new token: a prefix and 32 random bytes.
     static func make(prefix: String) -> String {
+        prefix + "." + randomText(bytes: 32)
+    }
+
+    /// `bytes` random bytes from the system's generator, base64url.
+    static func randomText(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return prefix + "." + Data(bytes).base64URLEncoded
+        return Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncoded
     }
 
     /// The SHA-256 of a token, hex: what the store keeps.
