@@ -208,7 +208,8 @@ public actor ParleyClient {
     /// The connection's states, starting with the current one.
     public func connectionStates() async -> AsyncStream<ConnectionState> { await link.states() }
 
-    /// Everything that happens, as one stream. Each call makes a new stream.
+    /// Everything that happens, as one stream. Each call makes a new stream. An event, a typing
+    /// change or a queue position arrives here after the conversation's model shows it.
     public func events() -> AsyncStream<ParleyEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ParleyEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
@@ -487,8 +488,9 @@ public actor ParleyClient {
         case .event(let event):
             apply(event)
             await readStoredEventsIfNeeded(of: event.conversationID)
-            emit(.event(event))
+            // The model first: whoever hears of the event and looks at the model sees it there.
             await publish(event.conversationID)
+            emit(.event(event))
         case .ack(let ack):
             guard let clientID = ack.event.message?.clientMessageID else { return }
             apply(ack.event)
@@ -512,12 +514,12 @@ public actor ParleyClient {
         case .typing(let typing):
             guard typing.participant.role != .visitor else { return }
             if typing.isTyping { snapshots[typing.conversationID]?.typing.insert(typing.participant) } else { snapshots[typing.conversationID]?.typing.remove(typing.participant) }
-            emit(.typing(typing.participant, isTyping: typing.isTyping, in: typing.conversationID))
             await publish(typing.conversationID)
+            emit(.typing(typing.participant, isTyping: typing.isTyping, in: typing.conversationID))
         case .queuePosition(let position):
             snapshots[position.conversationID]?.queuePosition = position.position
-            emit(.queuePosition(position.position, in: position.conversationID))
             await publish(position.conversationID)
+            emit(.queuePosition(position.position, in: position.conversationID))
         case .conversation(let conversation):
             let isNew = snapshots[conversation.id] == nil
             remember(conversation)
