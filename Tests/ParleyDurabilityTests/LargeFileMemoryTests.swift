@@ -38,7 +38,7 @@ struct LargeFileMemoryTests {
         // Written in pieces, so the test never holds the file either.
         let size = 50_000_000
         let source = root.appendingPathComponent("video.mp4")
-        FileManager.default.createFile(atPath: source.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: source.path, contents: nil), "the source file is created")
         let writer = try FileHandle(forWritingTo: source)
         let header = Data([0, 0, 0, 0x18]) + Data("ftypisom".utf8) + Data(repeating: 0, count: 12)
         try writer.write(contentsOf: header)
