@@ -100,20 +100,7 @@ struct InboxTests {
 
     @Test func aVisitorWritingInAQueuedConversation_tellsEveryDesk() async throws {
         try await withServer { server in
-            let agent = try await server.demoAgent()
-            let desk = try await server.socket(agent.token)
-            let visitor = try await server.visitor()
-            let opened = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
-            _ = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id } else { false } }
-            let sent = try await server.http.send("POST", "/v1/conversations/\(opened.id)/messages",
-                                                  SendMessageRequest(clientMessageID: "still-there", text: "Anyone?"), token: visitor.token)
-            #expect(sent.status == 201)
-            // The agent follows nothing, yet hears that the queued conversation moved on (its wait,
-            // the inbox counts): the summary with the new last seq.
-            let summary = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id && c.lastSeq > opened.lastSeq } else { false } }
-            guard case .conversation(let conversation) = summary else { Issue.record("no summary"); return }
-            #expect(conversation.state == .queued)
-            await desk.close()
+            try await expectQueuedWritingReachesTheDesk(writer: server, desk: server)
         }
     }
 

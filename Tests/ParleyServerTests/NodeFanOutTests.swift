@@ -40,23 +40,11 @@ struct NodeFanOutTests {
         }
     }
 
+    /// Node two learns of the message only from node one's notice; it reads the conversation for
+    /// its summary because its mirror of the queues holds it (an assigned one it would not).
     @Test func aVisitorWritingInAQueuedConversationOnOneNode_tellsTheDesksOnTheOther() async throws {
         try await withTwoNodes { one, two, _ in
-            let agent = try await two.demoAgent()
-            let desk = try await two.socket(agent.token)
-            let visitor = try await one.visitor()
-            let opened = try await one.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
-            _ = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id } else { false } }
-
-            // Node two learns of the message only from node one's notice; it reads the conversation
-            // for its summary because its mirror of the queues holds it (an assigned one it would not).
-            let sent = try await one.http.send("POST", "/v1/conversations/\(opened.id)/messages",
-                                               SendMessageRequest(clientMessageID: "still-there", text: "Anyone?"), token: visitor.token)
-            #expect(sent.status == 201)
-            let summary = try await desk.next { if case .conversation(let c) = $0 { c.id == opened.id && c.lastSeq > opened.lastSeq } else { false } }
-            guard case .conversation(let conversation) = summary else { Issue.record("no summary"); return }
-            #expect(conversation.state == .queued)
-            await desk.close()
+            try await expectQueuedWritingReachesTheDesk(writer: one, desk: two)
         }
     }
 
