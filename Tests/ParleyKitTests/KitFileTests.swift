@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ParleyCore
 import ParleyKit
+import ParleyKitNIO
 import ParleyTestSupport
 import Testing
 
@@ -65,6 +69,33 @@ struct KitFileTests {
         }
     }
 
+    @Test func anUploadThatBreaksOff_isSentAgain_withoutANewConnection() async throws {
+        try await withServer { server in
+            let kit = KitHarness(server: server)
+            var configuration = ParleyConfiguration(serverURL: server.baseURL, appID: server.appID)
+            configuration.storage = .directory(kit.storageDirectory())
+            configuration.reconnectPolicy = KitHarness.fastPolicy
+            let transport = UploadBreakingTransport()
+            configuration.httpTransport = transport
+            let visitor = ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())
+            try await visitor.start()
+            let states = await visitor.connectionStates()
+            _ = try await first(states) { if case .connected = $0 { true } else { false } }
+            let conversation = try await visitor.openConversation()
+            let model = try await visitor.conversation(conversation.id)
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let (file, _) = try Self.pngFile(50_000, in: scratch)
+
+            let pending = try await visitor.sendFile(at: file, in: conversation.id)
+            // The socket stays up throughout: only the outbox's own retry can send the file again.
+            try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
+            #expect(transport.uploads == 2, "the first attempt broke off, the second delivered it")
+            #expect(await visitor.state.connectionState == .connected)
+            await visitor.stop()
+        }
+    }
+
     @Test func theDevice_refusesWhatThePolicyRefuses_beforeSending() async throws {
         try await withServer { server in
             _ = try await server.http.send("PUT", "/v1/admin/apps/\(server.appID)/attachments", AttachmentPolicy(maxBytes: 1_000), token: server.adminToken)
@@ -117,5 +148,28 @@ struct KitFileTests {
         #expect(download.body == bytes)
         await second.stop()
         await server.stop()
+    }
+}
+
+/// URLSession's HTTP, whose first file upload fails as a dropped connection would.
+final class UploadBreakingTransport: HTTPTransport {
+    private let inner = URLSessionHTTPTransport()
+    private let attempts = Locked(0)
+
+    /// The uploads tried so far.
+    var uploads: Int { attempts.withLock { $0 } }
+
+    func send(_ request: URLRequest, pinnedKeys: [PublicKeyPin]) async throws -> (Data, HTTPURLResponse) {
+        try await inner.send(request, pinnedKeys: pinnedKeys)
+    }
+
+    func upload(_ request: URLRequest, fromFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> (Data, HTTPURLResponse) {
+        let attempt = attempts.withLock { count in
+            count += 1
+            return count
+        }
+        if attempt == 1 { throw URLError(.networkConnectionLost) }
+        return try await inner.upload(request, fromFile: file, pinnedKeys: pinnedKeys, progress: progress)
     }
 }

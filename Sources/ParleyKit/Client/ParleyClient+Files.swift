@@ -157,23 +157,29 @@ extension ParleyClient {
 
     private func upload(_ item: OutboxItem, file: OutgoingFile) async {
         let id = item.clientMessageID
-        defer { uploads[id] = nil }
         let endpoint: Endpoint<Void, SendMessageResponse> = Endpoint<Void, SendMessageResponse>.attachments.upload(item.conversationID)
             .query("name", file.name).query("client_message_id", id).query("caption", item.text.isEmpty ? nil : item.text)
+        let answer: Result<SendMessageResponse, any Error>
         do {
             let total = file.size
-            let sent = try await http.upload(
+            answer = .success(try await http.upload(
                 endpoint, file: outgoingFolder.appendingPathComponent(file.storedName), contentType: file.contentType,
                 token: try await token(renew: false)) { [weak self] bytes in
                 Task { await self?.progressed(id, FileProgress(completed: bytes, total: total)) }
-            }
-            try await perform(outbox.acknowledged(id, event: sent.event))
+            })
+        } catch {
+            answer = .failure(error)
+        }
+        // Cancelled: `cancelFile` already let go of this task and took the file out of the outbox.
+        guard !Task.isCancelled else { return }
+        // This upload is over: a later `transmit` of the same file (the retry below, or a
+        // reconnect meanwhile) must start a new one rather than find this one still registered.
+        uploads[id] = nil
+        do {
+            try await perform(outbox.acknowledged(id, event: try answer.get().event))
             finishProgress(id)
             await publish(item.conversationID)
-        } catch is CancellationError {
-            return
         } catch {
-            guard !Task.isCancelled else { return }
             let failure = error as? ParleyError ?? .network("\(error)")
             try? await perform(outbox.refused(id, reason: failure.message, isFatal: failure.isFatal))
             if failure.isFatal {
