@@ -38,6 +38,9 @@ arguments=("$@")
 # test waits so long for the CPU that it passes a suite's time limit or PostgreSQL's connect
 # timeout; 8 at a time keeps each one moving, and the run is faster for it (75 s against 98 s).
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
+# The tests' last-resort waits (for a frame, a state, a process) are sized for a normal run; under
+# TSan and 8 at a time a step can take seconds, so they are stretched (docs/testing.md, rule 1).
+export PARLEY_TEST_PATIENCE="${PARLEY_TEST_PATIENCE:-4}"
 
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 set +e

@@ -92,13 +92,3 @@ struct KitConversationTests {
         }
     }
 }
-
-/// Polls a condition (for observable state that has no event of its own) until it holds.
-func waitUntil(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TestFailure("condition not met within \(timeout)")
-}

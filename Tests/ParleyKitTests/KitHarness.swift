@@ -48,7 +48,7 @@ func first<Element: Sendable>(
             return nil
         }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await Task.sleep(for: TestPatience.scaled(timeout))
             return nil
         }
         let result = try await group.next()!

@@ -84,13 +84,4 @@ struct KitOfflineConversationTests {
             await visitor.stop()
         }
     }
-
-    /// Polls until `condition` holds (10 s at most).
-    func waitUntil(_ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("condition never held") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
 }

@@ -67,9 +67,7 @@ struct KitMaskingTests {
             try await client.start()
             let states = await client.connectionStates()
             _ = try await first(states) { if case .connected = $0 { true } else { false } }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while await client.maskingRules != rules, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(await client.maskingRules == rules, "read from the server on connecting")
+            #expect(try await eventually { await client.maskingRules == rules }, "read from the server on connecting")
 
             let conversation = try await client.openConversation(subject: "Refund 5500 0000 0000 0004", attributes: ["ssn": "123-45-6789"],
                                                                  formAnswers: ["account": .text("ORD-123456")])
@@ -119,10 +117,8 @@ struct KitMaskingTests {
             let visitor = try await server.visitor()
             let conversation = try await server.http.post("/v1/conversations", OpenConversationRequest(), token: visitor.token, as: Conversation.self)
             // The only agent online takes it.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while try await server.http.get("/v1/conversations/\(conversation.id)", token: visitor.token, as: Conversation.self).state != .assigned,
-                  ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+            try await waitUntil(timeout: .seconds(10)) {
+                try await server.http.get("/v1/conversations/\(conversation.id)", token: visitor.token, as: Conversation.self).state == .assigned
             }
             let reply = try await agent.reply("Your IBAN GB82 WEST 1234 5698 7654 32 is noted", in: conversation.id)
             #expect(reply.message?.text == "Your IBAN GB•• •••• •••• •••• ••54 32 is noted")

@@ -129,8 +129,7 @@ struct MaskingAtRestTests {
         #expect(text.status == 200 && html.status == 200)
         #expect(try await server.http.send("POST", "\(path)/transcript/email", EmailTranscriptRequest(email: "vic@example.com"), token: visitor.token)
             .status == 202)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while smtp.messages().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        _ = try await eventually(timeout: .seconds(20)) { !smtp.messages().isEmpty }
         let rawMail = try #require(smtp.messages().first, "the transcript email arrived")
         let mail = try ReceivedMail(rawMail)
         #expect(mail.text.contains("•••• •••• •••• \(card(7).suffix(4))"), "the email shows the masked text")
@@ -177,7 +176,7 @@ struct MaskingAtRestTests {
             let rules = MaskingRules(customRules: [CustomMaskingRule(name: "Orders", pattern: #"ORD-\d{6}"#, replacement: "ORD-••••••")])
             // Node two would read the rules again by itself only after 30 s. Its LISTEN starts in the
             // background, so the change is made again each second until one signal is heard.
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + TestPatience.scaled(.seconds(10))
             var attempt = 0
             var isMasked = false
             while !isMasked, ContinuousClock.now < deadline {

@@ -94,10 +94,7 @@ struct NodeRoutingTests {
             }
 
             // Every conversation is eventually assigned and ended.
-            let deadline = ContinuousClock.now + .seconds(90)
-            while await tally.servedCount < 50, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            _ = try await eventually(timeout: .seconds(90)) { await tally.servedCount >= 50 }
             await tally.finish()
             for worker in workers { try await worker.value }
             try await sampler.value
@@ -188,9 +185,7 @@ struct NodeRoutingTests {
             // Logging out on node one closes the session's socket on node two.
             let logout = try await one.http.request("POST", "/v1/agent/logout", token: watcher.token)
             #expect(logout.status == 204)
-            let deadline = ContinuousClock.now + .seconds(10)
-            while watcherSocket.closeCode.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(watcherSocket.closeCode.withLock { $0 } != nil, "the socket on node two closed")
+            #expect(try await eventually { watcherSocket.closeCode.withLock { $0 } != nil }, "the socket on node two closed")
             #expect(try await eventually { await one.parley.routing.load(agents: [watcher.agent.id], queues: []).agents[watcher.agent.id]?.connections == 0 },
                     "node one no longer counts the closed socket")
         }
@@ -207,15 +202,5 @@ struct NodeRoutingTests {
         func load(_ count: Int, of agent: AgentID) { maxLoad[agent] = max(maxLoad[agent] ?? 0, count) }
         func served(_ conversation: ConversationID, by agent: AgentID) { byAgent[agent, default: []].append(conversation) }
         func finish() { done = true }
-    }
-
-    /// Polls `condition` until it holds or 10 s pass; returns whether it held.
-    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
     }
 }

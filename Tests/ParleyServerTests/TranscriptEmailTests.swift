@@ -87,13 +87,13 @@ struct TranscriptEmailTests {
         }
     }
 
-    /// Polls `read` until `condition` holds for its value (20 s at most).
+    /// Polls `read` until `condition` holds for its value (20 s at most, stretched by ``TestPatience``).
     func eventually<T>(_ read: () async throws -> T?, where condition: (T) -> Bool) async throws -> T {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let value = try await read(), condition(value) { return value }
-            try await Task.sleep(for: .milliseconds(100))
+        var found: T?
+        try await waitUntil(timeout: .seconds(20)) {
+            found = try await read().flatMap { condition($0) ? $0 : nil }
+            return found != nil
         }
-        throw TestFailure("condition never held")
+        return try #require(found)
     }
 }

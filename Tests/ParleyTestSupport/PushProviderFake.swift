@@ -140,7 +140,7 @@ public final class PushProviderFake: @unchecked Sendable {
     ///   - provider: count and return only those of `apns`, `fcm` or `oauth`; nil for all.
     ///   - timeout: seconds after which it throws ``TestFailure`` (a safety net: tests await the count).
     public func requests(count: Int, provider: String?, timeout: TimeInterval) async throws -> [Request] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestPatience.scaled(seconds: timeout))
         while true {
             let found = try await requests(provider: provider)
             if found.count >= count { return found }

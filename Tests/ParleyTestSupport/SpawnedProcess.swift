@@ -179,7 +179,7 @@ public final class SpawnedProcess: Sendable {
     /// - Throws: ``TestFailure`` when it still runs after `timeout`.
     @discardableResult
     public func ended(timeout: Duration = .seconds(30)) async throws -> Ending {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestPatience.scaled(timeout)
         while true {
             if let end { return end }
             guard ContinuousClock.now < deadline else { throw TestFailure("\(name) (\(pid)) still runs after \(timeout)") }

@@ -47,6 +47,7 @@ final class FrameBuffer: Sendable {
     /// `timeout` is only a last resort against a frame that never comes, so that the failure names
     /// what was pending; a passing run never gets near it.
     func take(timeout: Duration, where matches: (ServerFrame) -> Bool) async throws -> ServerFrame {
+        let timeout = TestPatience.scaled(timeout)
         let deadline = ContinuousClock.now + timeout
         while true {
             let (found, version, finished): (ServerFrame?, UInt64, Bool) = state.withLock { state in

@@ -26,7 +26,7 @@ final class LocalSMTPServer: @unchecked Sendable {
         process = try SpawnedProcess(
             URL(fileURLWithPath: "/usr/bin/python3"),
             arguments: ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path])
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + TestPatience.scaled(.seconds(15))
         while ContinuousClock.now < deadline {
             if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() {
                 try? await channel.close()

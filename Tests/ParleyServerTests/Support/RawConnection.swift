@@ -11,7 +11,7 @@ import ParleyTestSupport
 /// still holds after that long, and the read then fails: a passing run never gets near it
 /// (docs/testing.md), and it is below the suites' time limits, so the failure is specific.
 final class RawConnection {
-    static let lastResort: TimeAmount = .seconds(30)
+    static let lastResort: TimeAmount = .seconds(30 * Int64(TestPatience.factor))
 
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator

@@ -12,7 +12,8 @@ import WSClient
 final class TestSocket: Sendable {
     /// How long a wait for a frame goes on before it fails with what was pending instead. A last
     /// resort, not a schedule: waits end on the frame, and a passing run is far from this even on a
-    /// loaded machine (docs/testing.md). Below the suites' time limits, so the failure is specific.
+    /// loaded machine (docs/testing.md). Below the suites' time limits, so the failure is specific;
+    /// stretched by `TestPatience` in slow runs (ThreadSanitizer).
     static let lastResort: Duration = .seconds(30)
 
     private let outbound = Locked<WebSocketOutboundWriter?>(nil)
@@ -144,6 +145,6 @@ final class TestSocket: Sendable {
     /// Waits until the connection is closed (by either side).
     func waitUntilClosed(timeout: Duration = .seconds(30)) async throws {
         _ = try? await closedSignal.take(timeout: timeout) { _ in false }
-        guard closedSignal.isFinished else { throw TestFailure("socket still open after \(timeout)") }
+        guard closedSignal.isFinished else { throw TestFailure("socket still open after \(TestPatience.scaled(timeout))") }
     }
 }
