@@ -1,10 +1,6 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ParleyCore
 import ParleyKit
-import ParleyKitNIO
 import ParleyTestSupport
 import Testing
 
@@ -39,9 +35,11 @@ struct KitFileTests {
             let sent = try #require(await model.messages.first { $0.id == pending.id })
             let attachment = try #require(sent.attachment)
             #expect(sent.text == "my screen" && attachment.name == "photo.png" && attachment.size == 700_000)
-            // The outbox's copy is gone once delivered.
-            try await waitUntil { (try? FileStorage(directory: storage).loadOutbox().isEmpty) == true }
-            #expect((try? FileManager.default.contentsOfDirectory(atPath: storage.appendingPathComponent("outbox-files").path))?.isEmpty ?? true)
+            // Once delivered, the outbox's entry goes, then its copy of the file.
+            try await waitUntil {
+                (try? FileStorage(directory: storage).loadOutbox().isEmpty) == true
+                    && (try? FileManager.default.contentsOfDirectory(atPath: storage.appendingPathComponent("outbox-files").path))?.isEmpty ?? true
+            }
 
             // Download, with progress that ends at the size.
             let destination = scratch.appendingPathComponent("downloaded.png")
@@ -72,12 +70,8 @@ struct KitFileTests {
     @Test func anUploadThatBreaksOff_isSentAgain_withoutANewConnection() async throws {
         try await withServer { server in
             let kit = KitHarness(server: server)
-            var configuration = ParleyConfiguration(serverURL: server.baseURL, appID: server.appID)
-            configuration.storage = .directory(kit.storageDirectory())
-            configuration.reconnectPolicy = KitHarness.fastPolicy
-            let transport = UploadBreakingTransport()
-            configuration.httpTransport = transport
-            let visitor = ParleyClient(configuration: configuration, transport: NIOWebSocketTransport())
+            let transport = ScriptedUploadTransport(breaking: 1)
+            let visitor = kit.visitor(http: transport)
             try await visitor.start()
             let states = await visitor.connectionStates()
             _ = try await first(states) { if case .connected = $0 { true } else { false } }
@@ -92,6 +86,32 @@ struct KitFileTests {
             try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
             #expect(transport.uploads == 2, "the first attempt broke off, the second delivered it")
             #expect(await visitor.state.connectionState == .connected)
+            await visitor.stop()
+        }
+    }
+
+    @Test func uploadProgress_onlyGoesForward_andEndsAtTheSize() async throws {
+        try await withServer { server in
+            let kit = KitHarness(server: server)
+            let transport = ScriptedUploadTransport(reports: 20_000)
+            let visitor = kit.visitor(http: transport)
+            try await visitor.start()
+            let conversation = try await visitor.openConversation()
+            let model = try await visitor.conversation(conversation.id)
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let (file, _) = try Self.pngFile(120_000, in: scratch)
+
+            let pending = try await visitor.sendFile(at: file, in: conversation.id)
+            let progress = await visitor.uploadProgress(of: pending.id)
+            transport.release()  // 20,000 reports as fast as the transport can make them
+            var seen: [FileProgress] = []
+            for await report in progress { seen.append(report) }
+            #expect(!seen.isEmpty && seen.allSatisfy { $0.total == 120_000 })
+            let backwards = zip(seen, seen.dropFirst()).filter { $1.completed < $0.completed }.count
+            #expect(backwards == 0, "the bar never goes back")
+            #expect(seen.last?.completed == 120_000, "the last report is the whole file, before the stream ends")
+            try await waitUntil { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
             await visitor.stop()
         }
     }
@@ -135,9 +155,15 @@ struct KitFileTests {
         try FileManager.default.removeItem(at: file)
         await first.stop()  // the app is killed
 
+        // A copy no outbox entry names (an app killed after its file was delivered, before the copy
+        // was deleted) goes at the next start; the pending file's copy stays.
+        let stray = storage.appendingPathComponent("outbox-files").appendingPathComponent("delivered-before-the-kill")
+        try Data("left behind".utf8).write(to: stray)
+
         server = try await TestServer.start(restarting: server)
         let second = kit.visitor(storage: storage)
         try await second.start()
+        #expect(!FileManager.default.fileExists(atPath: stray.path))
         let model = try await second.conversation(conversation.id)
         try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
         let token = try await server.visitor(try #require(FileStorage(directory: storage).loadSecrets()).deviceID).token
@@ -151,25 +177,3 @@ struct KitFileTests {
     }
 }
 
-/// URLSession's HTTP, whose first file upload fails as a dropped connection would.
-final class UploadBreakingTransport: HTTPTransport {
-    private let inner = URLSessionHTTPTransport()
-    private let attempts = Locked(0)
-
-    /// The uploads tried so far.
-    var uploads: Int { attempts.withLock { $0 } }
-
-    func send(_ request: URLRequest, pinnedKeys: [PublicKeyPin]) async throws -> (Data, HTTPURLResponse) {
-        try await inner.send(request, pinnedKeys: pinnedKeys)
-    }
-
-    func upload(_ request: URLRequest, fromFile file: URL, pinnedKeys: [PublicKeyPin], progress: @escaping @Sendable (Int64) -> Void) async throws
-        -> (Data, HTTPURLResponse) {
-        let attempt = attempts.withLock { count in
-            count += 1
-            return count
-        }
-        if attempt == 1 { throw URLError(.networkConnectionLost) }
-        return try await inner.upload(request, fromFile: file, pinnedKeys: pinnedKeys, progress: progress)
-    }
-}

@@ -15,13 +15,16 @@ struct KitHarness {
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID().uuidString)")
     }
 
-    /// A visitor client; `store` replaces the ``FileStorage`` in `storage` (or in a fresh folder).
-    func visitor(name: String = "Visitor", storage: URL? = nil, store: (any ParleyStorage)? = nil, appearance: Appearance = Appearance()) -> ParleyClient {
+    /// A visitor client; `store` replaces the ``FileStorage`` in `storage` (or in a fresh folder),
+    /// `http` URLSession's HTTP.
+    func visitor(name: String = "Visitor", storage: URL? = nil, store: (any ParleyStorage)? = nil, appearance: Appearance = Appearance(),
+                 http: (any HTTPTransport)? = nil) -> ParleyClient {
         var configuration = ParleyConfiguration(serverURL: server.baseURL, appID: server.appID)
         configuration.userName = name
         configuration.appearance = appearance
         configuration.storage = .directory(storage ?? storageDirectory())
         configuration.reconnectPolicy = Self.fastPolicy
+        configuration.httpTransport = http
         return ParleyClient(configuration: configuration, transport: NIOWebSocketTransport(), storage: store)
     }
 

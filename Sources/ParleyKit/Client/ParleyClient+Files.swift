@@ -159,17 +159,23 @@ extension ParleyClient {
         let id = item.clientMessageID
         let endpoint: Endpoint<Void, SendMessageResponse> = Endpoint<Void, SendMessageResponse>.attachments.upload(item.conversationID)
             .query("name", file.name).query("client_message_id", id).query("caption", item.text.isEmpty ? nil : item.text)
+        // The transport reports from its own thread. One stream relays the reports in order (a
+        // task per report would not: observers could see the bar go back), keeping only the
+        // newest when observers are slower, and all of them are out before the upload ends.
+        let (reports, reporter) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
+        let relay = Task { [total = file.size] in
+            for await bytes in reports { self.progressed(id, FileProgress(completed: bytes, total: total)) }
+        }
         let answer: Result<SendMessageResponse, any Error>
         do {
-            let total = file.size
             answer = .success(try await http.upload(
                 endpoint, file: outgoingFolder.appendingPathComponent(file.storedName), contentType: file.contentType,
-                token: try await token(renew: false)) { [weak self] bytes in
-                Task { await self?.progressed(id, FileProgress(completed: bytes, total: total)) }
-            })
+                token: try await token(renew: false)) { bytes in reporter.yield(bytes) })
         } catch {
             answer = .failure(error)
         }
+        reporter.finish()
+        await relay.value
         // Cancelled: `cancelFile` already let go of this task and took the file out of the outbox.
         guard !Task.isCancelled else { return }
         // This upload is over: a later `transmit` of the same file (the retry below, or a
@@ -201,6 +207,17 @@ extension ParleyClient {
     func finishProgress(_ id: String) {
         for continuation in uploadObservers[id]?.values ?? [:].values { continuation.finish() }
         uploadObservers[id] = nil
+    }
+
+    /// Removes the copies no outbox entry names: an app killed after a delivered file left the
+    /// outbox but before its copy was deleted (that order keeps every entry's file), or after a
+    /// file was copied but before its entry was stored, would leave them taking space for good.
+    func removeUnnamedCopies() {
+        let named = Set(outbox.items.compactMap { $0.file?.storedName })
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: outgoingFolder.path) else { return }
+        for name in names where !named.contains(name) {
+            try? FileManager.default.removeItem(at: outgoingFolder.appendingPathComponent(name))
+        }
     }
 
     func removeOutgoingCopy(_ file: OutgoingFile) {

@@ -130,6 +130,7 @@ public actor ParleyClient {
             secrets = fresh
         }
         outbox = OutboxMachine(items: try storage.loadOutbox())
+        removeUnnamedCopies()
         restoreMaskingRules()
         try restoreHistory()
         for item in outbox.items where snapshots[item.conversationID] == nil {
