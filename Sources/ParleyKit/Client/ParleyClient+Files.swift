@@ -88,7 +88,9 @@ extension ParleyClient {
                            createdAt: item.createdAt, deliveryState: .pending, isMine: true, outgoingFile: copy)
     }
 
-    /// The progress of a file's upload; the stream ends when it was delivered, failed or cancelled.
+    /// The progress of a file's upload, in the order the bytes went (when a broken upload starts
+    /// again, from its new start); the stream ends when it was delivered, failed or cancelled.
+    /// A slow observer gets the newest report, not every one.
     /// - Parameter messageID: the message ``sendFile(at:name:caption:in:)`` returned.
     public func uploadProgress(of messageID: String) -> AsyncStream<FileProgress> {
         let (stream, continuation) = AsyncStream.makeStream(of: FileProgress.self, bufferingPolicy: .bufferingNewest(1))
