@@ -8,6 +8,16 @@ import Testing
 /// restart), checked on the device first, downloaded with progress, resumed, and verified.
 @Suite(.timeLimit(.minutes(3)))
 struct KitFileTests {
+    /// A folder of its own for a test's files (the test removes it).
+    static func scratchFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+    }
+
+    /// Whether the conversation's model shows the message as sent.
+    static func shows(_ model: ConversationModel, sent id: String) async -> Bool {
+        await model.messages.contains { $0.id == id && $0.deliveryState == .sent }
+    }
+
     static func pngFile(_ bytes: Int, in folder: URL, name: String = "photo.png") throws -> (URL, Data) {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         data += Data((0..<(bytes - 8)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -25,13 +35,13 @@ struct KitFileTests {
             try await visitor.start()
             let conversation = try await visitor.openConversation(subject: "files")
             let model = try await visitor.conversation(conversation.id)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+            let scratch = Self.scratchFolder()
             defer { try? FileManager.default.removeItem(at: scratch) }
             let (file, bytes) = try Self.pngFile(700_000, in: scratch)
 
             let pending = try await visitor.sendFile(at: file, caption: "my screen", in: conversation.id)
             #expect(pending.outgoingFile?.contentType == "image/png" && pending.outgoingFile?.size == 700_000)
-            try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
+            try await waitUntil(timeout: .seconds(30)) { await Self.shows(model, sent: pending.id) }
             let sent = try #require(await model.messages.first { $0.id == pending.id })
             let attachment = try #require(sent.attachment)
             #expect(sent.text == "my screen" && attachment.name == "photo.png" && attachment.size == 700_000)
@@ -68,41 +78,22 @@ struct KitFileTests {
     }
 
     @Test func anUploadThatBreaksOff_isSentAgain_withoutANewConnection() async throws {
-        try await withServer { server in
-            let kit = KitHarness(server: server)
-            let transport = ScriptedUploadTransport(breaking: 1)
-            let visitor = kit.visitor(http: transport)
-            try await visitor.start()
+        let transport = ScriptedUploadTransport(breaking: 1)
+        try await Self.sending(50_000, through: transport) { visitor, conversation, model, file in
             let states = await visitor.connectionStates()
             _ = try await first(states) { if case .connected = $0 { true } else { false } }
-            let conversation = try await visitor.openConversation()
-            let model = try await visitor.conversation(conversation.id)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let (file, _) = try Self.pngFile(50_000, in: scratch)
-
-            let pending = try await visitor.sendFile(at: file, in: conversation.id)
+            let pending = try await visitor.sendFile(at: file, in: conversation)
             // The socket stays up throughout: only the outbox's own retry can send the file again.
-            try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
+            try await waitUntil(timeout: .seconds(30)) { await Self.shows(model, sent: pending.id) }
             #expect(transport.uploads == 2, "the first attempt broke off, the second delivered it")
             #expect(await visitor.state.connectionState == .connected)
-            await visitor.stop()
         }
     }
 
     @Test func uploadProgress_onlyGoesForward_andEndsAtTheSize() async throws {
-        try await withServer { server in
-            let kit = KitHarness(server: server)
-            let transport = ScriptedUploadTransport(reports: 20_000)
-            let visitor = kit.visitor(http: transport)
-            try await visitor.start()
-            let conversation = try await visitor.openConversation()
-            let model = try await visitor.conversation(conversation.id)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let (file, _) = try Self.pngFile(120_000, in: scratch)
-
-            let pending = try await visitor.sendFile(at: file, in: conversation.id)
+        let transport = ScriptedUploadTransport(reports: 20_000)
+        try await Self.sending(120_000, through: transport) { visitor, conversation, model, file in
+            let pending = try await visitor.sendFile(at: file, in: conversation)
             let progress = await visitor.uploadProgress(of: pending.id)
             transport.release()  // 20,000 reports as fast as the transport can make them
             var seen: [FileProgress] = []
@@ -111,7 +102,23 @@ struct KitFileTests {
             let backwards = zip(seen, seen.dropFirst()).filter { $1.completed < $0.completed }.count
             #expect(backwards == 0, "the bar never goes back")
             #expect(seen.last?.completed == 120_000, "the last report is the whole file, before the stream ends")
-            try await waitUntil { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
+            try await waitUntil { await Self.shows(model, sent: pending.id) }
+        }
+    }
+
+    /// A started visitor whose HTTP is `transport`, with a conversation, its model and a PNG of
+    /// `bytes` to send, for `body`; stopped and cleaned up after it.
+    static func sending(_ bytes: Int, through transport: ScriptedUploadTransport,
+                        _ body: (ParleyClient, ConversationID, ConversationModel, URL) async throws -> Void) async throws {
+        try await withServer { server in
+            let visitor = KitHarness(server: server).visitor(http: transport)
+            try await visitor.start()
+            let conversation = try await visitor.openConversation()
+            let model = try await visitor.conversation(conversation.id)
+            let scratch = scratchFolder()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let (file, _) = try pngFile(bytes, in: scratch)
+            try await body(visitor, conversation.id, model, file)
             await visitor.stop()
         }
     }
@@ -123,7 +130,7 @@ struct KitFileTests {
             let visitor = kit.visitor(storage: kit.storageDirectory())
             try await visitor.start()
             let conversation = try await visitor.openConversation()
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+            let scratch = Self.scratchFolder()
             defer { try? FileManager.default.removeItem(at: scratch) }
             let (big, _) = try Self.pngFile(1_001, in: scratch)
             await #expect(throws: ParleyError.self) { try await visitor.sendFile(at: big, in: conversation.id) }
@@ -147,7 +154,7 @@ struct KitFileTests {
         await server.stop(keepFiles: true)
         try await waitUntil { await first.state.connectionState != .connected }
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-files-\(UUID().uuidString)")
+        let scratch = Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let (file, bytes) = try Self.pngFile(200_000, in: scratch)
         let pending = try await first.sendFile(at: file, in: conversation.id)
@@ -165,7 +172,7 @@ struct KitFileTests {
         try await second.start()
         #expect(!FileManager.default.fileExists(atPath: stray.path))
         let model = try await second.conversation(conversation.id)
-        try await waitUntil(timeout: .seconds(30)) { await model.messages.contains { $0.id == pending.id && $0.deliveryState == .sent } }
+        try await waitUntil(timeout: .seconds(30)) { await Self.shows(model, sent: pending.id) }
         let token = try await server.visitor(try #require(FileStorage(directory: storage).loadSecrets()).deviceID).token
         let page = try await server.http.get("/v1/conversations/\(conversation.id)/events?after=0", token: token, as: EventPage.self)
         let files = page.events.compactMap(\.message?.attachment)
