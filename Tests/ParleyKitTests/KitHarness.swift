@@ -51,12 +51,12 @@ func first<Element: Sendable>(
             return nil
         }
         group.addTask {
-            try await Task.sleep(for: TestPatience.scaled(timeout))
+            try await WaitLimit.sleep(through: timeout)
             return nil
         }
         let result = try await group.next()!
         group.cancelAll()
-        guard let result else { throw TestFailure("nothing matching arrived within \(timeout)") }
+        guard let result else { throw TestFailure("nothing matching arrived within \(TestPatience.scaled(timeout))") }
         return result
     }
 }

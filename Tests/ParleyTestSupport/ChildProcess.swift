@@ -65,9 +65,9 @@ public final class ChildProcess: Sendable {
 
     /// Waits until the output contains `text`.
     public func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + TestPatience.scaled(timeout)
+        var limit = WaitLimit(timeout)
         while !printed.contains(text) {
-            guard ContinuousClock.now < deadline else {
+            guard !limit.isSpent() else {
                 throw TestFailure("\(process.name) never printed \"\(text)\"; it printed:\n\(printed)")
             }
             try await Task.sleep(for: .milliseconds(25))
@@ -79,13 +79,13 @@ public final class ChildProcess: Sendable {
     /// Exiting is not enough: the output thread may not have read what the process printed last
     /// (under load a run of `parleyd migrate` once read as empty). The end of the pipe is.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + TestPatience.scaled(timeout)
+        var limit = WaitLimit(timeout)
         while true {
             if let end = process.end, output.isFinished {
                 guard case .exited(let status) = end else { throw TestFailure("\(process.name) ended by \(end); printed:\n\(printed)") }
                 return status
             }
-            guard ContinuousClock.now < deadline else { throw TestFailure("still running after \(timeout); printed:\n\(printed)") }
+            guard !limit.isSpent() else { throw TestFailure("still running after \(limit.limit); printed:\n\(printed)") }
             try await Task.sleep(for: .milliseconds(25))
         }
     }

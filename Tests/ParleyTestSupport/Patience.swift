@@ -18,8 +18,52 @@ public enum TestPatience {
     /// `limit`, stretched by ``factor``.
     public static func scaled(_ limit: Duration) -> Duration { limit * factor }
 
-    /// `seconds`, stretched by ``factor``.
-    public static func scaled(seconds: TimeInterval) -> TimeInterval { seconds * Double(factor) }
+}
+
+/// A last-resort limit on a wait that counts only the time the waiting test got to run.
+///
+/// A wall-clock deadline fails a test that stood still through no fault of what it waits for: with
+/// 8 tests on 2 cores, a test that blocks a thread of the cooperative pool (a synchronous stop of a
+/// helper process, a sanitizer) can hold every other test's tasks back, and a 20 ms sleep ends
+/// seconds late. The time is gone though nothing had a chance to happen, neither the wait nor what
+/// it waits for. Here each look counts at most ``longestStep`` of the time since the one before, so
+/// a standstill costs a step, not the wait. A test that hangs is still ended by its suite's time limit.
+public struct WaitLimit: Sendable {
+    /// The most one look counts; waits between looks are kept under it (``nextLook``).
+    public static let longestStep: Duration = .seconds(1)
+    /// The limit, stretched by ``TestPatience``, for failure messages.
+    public let limit: Duration
+    private var spent: Duration = .zero
+    private var lastLook = ContinuousClock.now
+
+    /// A limit of `limit`, stretched by ``TestPatience``, counted from now.
+    public init(_ limit: Duration) {
+        self.limit = TestPatience.scaled(limit)
+    }
+
+    /// Counts the time since the previous look, at most ``longestStep`` of it.
+    /// - Returns: true once the limit is spent.
+    public mutating func isSpent() -> Bool {
+        let now = ContinuousClock.now
+        spent += min(now - lastLook, Self.longestStep)
+        lastLook = now
+        return spent >= limit
+    }
+
+    /// When to look again at the latest, for a wait that sleeps until something changes: the end of
+    /// the limit, but no more than one ``longestStep`` after the last look.
+    public var nextLook: ContinuousClock.Instant {
+        lastLook + min(limit - spent, Self.longestStep)
+    }
+
+    /// Sleeps until a limit of `timeout` is spent, for a wait that races what it waits for.
+    /// - Throws: `CancellationError` when cancelled (the race was won).
+    public static func sleep(through timeout: Duration) async throws {
+        var limit = WaitLimit(timeout)
+        while !limit.isSpent() {
+            try await Task.sleep(until: limit.nextLook, clock: .continuous)
+        }
+    }
 }
 
 /// Polls `condition` (for state that has no event of its own) every 20 ms until it holds.
@@ -40,10 +84,10 @@ public func waitUntil(timeout: Duration = .seconds(15), _ condition: () async th
 /// - Returns: whether it held.
 /// - Throws: what `condition` throws; `CancellationError` when the test is cancelled (its time limit).
 public func eventually(timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + TestPatience.scaled(timeout)
+    var limit = WaitLimit(timeout)
     while true {
         if try await condition() { return true }
-        guard ContinuousClock.now < deadline else { return false }
+        guard !limit.isSpent() else { return false }
         try await Task.sleep(for: .milliseconds(20))
     }
 }

@@ -140,12 +140,12 @@ public final class PushProviderFake: @unchecked Sendable {
     ///   - provider: count and return only those of `apns`, `fcm` or `oauth`; nil for all.
     ///   - timeout: seconds after which it throws ``TestFailure`` (a safety net: tests await the count).
     public func requests(count: Int, provider: String?, timeout: TimeInterval) async throws -> [Request] {
-        let deadline = Date().addingTimeInterval(TestPatience.scaled(seconds: timeout))
+        var limit = WaitLimit(.seconds(timeout))
         while true {
             let found = try await requests(provider: provider)
             if found.count >= count { return found }
-            if Date() >= deadline {
-                throw TestFailure("the push provider fake got \(found.count) \(provider.map { "\($0) " } ?? "")requests, not \(count), in \(timeout) s")
+            if limit.isSpent() {
+                throw TestFailure("the push provider fake got \(found.count) \(provider.map { "\($0) " } ?? "")requests, not \(count), in \(limit.limit)")
             }
             try await Task.sleep(nanoseconds: 50_000_000)
         }

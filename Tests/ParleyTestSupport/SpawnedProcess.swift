@@ -179,10 +179,10 @@ public final class SpawnedProcess: Sendable {
     /// - Throws: ``TestFailure`` when it still runs after `timeout`.
     @discardableResult
     public func ended(timeout: Duration = .seconds(30)) async throws -> Ending {
-        let deadline = ContinuousClock.now + TestPatience.scaled(timeout)
+        var limit = WaitLimit(timeout)
         while true {
             if let end { return end }
-            guard ContinuousClock.now < deadline else { throw TestFailure("\(name) (\(pid)) still runs after \(timeout)") }
+            guard !limit.isSpent() else { throw TestFailure("\(name) (\(pid)) still runs after \(limit.limit)") }
             try await Task.sleep(for: .milliseconds(10))
         }
     }

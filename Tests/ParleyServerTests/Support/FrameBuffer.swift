@@ -47,8 +47,7 @@ final class FrameBuffer: Sendable {
     /// `timeout` is only a last resort against a frame that never comes, so that the failure names
     /// what was pending; a passing run never gets near it.
     func take(timeout: Duration, where matches: (ServerFrame) -> Bool) async throws -> ServerFrame {
-        let timeout = TestPatience.scaled(timeout)
-        let deadline = ContinuousClock.now + timeout
+        var limit = WaitLimit(timeout)
         while true {
             let (found, version, finished): (ServerFrame?, UInt64, Bool) = state.withLock { state in
                 if let index = state.frames.firstIndex(where: matches) {
@@ -59,8 +58,8 @@ final class FrameBuffer: Sendable {
             if let found { return found }
             if finished { throw TestFailure("the socket closed before a matching frame arrived; pending: \(pendingSummary)") }
             try Task.checkCancellation()
-            if ContinuousClock.now >= deadline { throw TestFailure("no matching frame within \(timeout); pending: \(pendingSummary)") }
-            await waitForChange(after: version, until: deadline)
+            if limit.isSpent() { throw TestFailure("no matching frame within \(limit.limit); pending: \(pendingSummary)") }
+            await waitForChange(after: version, until: limit.nextLook)
         }
     }
 
@@ -88,7 +87,7 @@ final class FrameBuffer: Sendable {
             let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
             waiter?.resume()
         }
-        // Each of the three wakes (frame, deadline, cancellation) either finds the waiter registered,
+        // Each of the three wakes (frame, next look, cancellation) either finds the waiter registered,
         // or comes before it registers, which then sees the change and does not wait.
         let timer = Task {
             try? await Task.sleep(until: deadline, clock: .continuous)

@@ -8,12 +8,15 @@ import ParleyTestSupport
 final class LocalSMTPServer: @unchecked Sendable {
     let port: Int
     let maildir: URL
+    private let errorLog: URL
     private var process: SpawnedProcess?
 
     /// A free local port for a server that starts later (nothing listens there until ``start()``).
     init() throws {
         port = try Self.freePort()
-        maildir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-maildir-\(UUID().uuidString)")
+        let name = "parley-smtp-\(UUID().uuidString)"
+        maildir = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+        errorLog = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".stderr")
     }
 
     /// True when the machine can run it (the Python module is installed).
@@ -22,19 +25,30 @@ final class LocalSMTPServer: @unchecked Sendable {
     }
 
     /// Starts aiosmtpd on ``port`` and waits until it accepts connections.
+    /// - Throws: ``TestFailure`` with what it printed, when it ends before it listens or does not
+    ///   listen within the limit.
     func start() async throws {
-        process = try SpawnedProcess(
+        let process = try SpawnedProcess(
             URL(fileURLWithPath: "/usr/bin/python3"),
-            arguments: ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path])
-        let deadline = ContinuousClock.now + TestPatience.scaled(.seconds(15))
-        while ContinuousClock.now < deadline {
+            arguments: ["-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", maildir.path],
+            errors: .file(errorLog))
+        self.process = process
+        var limit = WaitLimit(.seconds(15))
+        while true {
             if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() {
                 try? await channel.close()
                 return
             }
+            if let end = process.end { throw TestFailure("aiosmtpd ended (\(end)) before it listened on port \(port): \(printed)") }
+            if limit.isSpent() { throw TestFailure("aiosmtpd did not listen on port \(port) within \(limit.limit): \(printed)") }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestFailure("aiosmtpd did not start on port \(port)")
+    }
+
+    /// What the server wrote to standard error, for failure messages.
+    private var printed: String {
+        let text = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+        return text.isEmpty ? "(nothing on standard error)" : String(text.suffix(2_000))
     }
 
     /// The messages received so far, as raw text.
@@ -44,11 +58,13 @@ final class LocalSMTPServer: @unchecked Sendable {
         return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }
     }
 
-    /// Kills the server (SIGKILL: aiosmtpd may ignore SIGTERM while serving) and removes its mail.
+    /// Kills the server (SIGKILL: aiosmtpd may ignore SIGTERM while serving) and removes its mail
+    /// and log. Not waited for: the process is reaped by its own thread (``SpawnedProcess``).
     func stop() {
         process?.signal(SIGKILL)
-        process?.waitUntilExit()
+        process = nil
         try? FileManager.default.removeItem(at: maildir)
+        try? FileManager.default.removeItem(at: errorLog)
     }
 
     private static func freePort() throws -> Int {
