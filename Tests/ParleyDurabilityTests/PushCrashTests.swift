@@ -12,7 +12,7 @@ struct PushCrashTests {
     static let operatorToken = "push-crash-operator"
 
     @Test func sigkill_whileTheProviderIsDown_losesAndDoublesNoPush() async throws {
-        let fake = try PushProviderFake()
+        let fake = try await PushProviderFake.start()
         defer { fake.stop() }
         try await fake.setMode(down: true)
 

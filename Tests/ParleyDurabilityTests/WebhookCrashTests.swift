@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .enabled(if: WebhookReceiver.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
 struct WebhookCrashTests {
     @Test func sigkill_whileDeliveriesAreRetried_losesAndDoublesNone() async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         try await receiver.fail(next: 1_000_000)
 

@@ -50,7 +50,7 @@ struct CLISessionTests {
     /// push the agent's reply made, as the local provider fake received it and decrypted.
     @Test(.enabled(if: PushProviderFake.isAvailable, "make .venv: bash scripts/test.sh prepares it"))
     func pushDemo_showsWhatThePushCarried_decrypted() async throws {
-        let fake = try PushProviderFake()
+        let fake = try await PushProviderFake.start()
         defer { fake.stop() }
         let url = try #require(URL(string: fake.tlsURL))
         try await withServer(configure: {

@@ -45,7 +45,7 @@ struct PushDeliveryTests {
         _ store: TestStore, configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
         _ body: (TestServer, PushProviderFake, ManualClock) async throws -> Void
     ) async throws {
-        let fake = try PushProviderFake()
+        let fake = try await PushProviderFake.start()
         defer { fake.stop() }
         let clock = ManualClock(start: Date())
         try await withPushServer(store, fake: fake, clock: clock, configure: configure) { server in
@@ -234,7 +234,7 @@ struct PushDeliveryTests {
     }
 
     @Test func admin_keysSealedAndNeverShown_badKeysAndPrivateTokenURIsRefused() async throws {
-        let fake = try PushProviderFake()
+        let fake = try await PushProviderFake.start()
         defer { fake.stop() }
         try await withServer(configure: { $0.outbound = OutboundPolicy() }) { server in
             let base = push(server)
@@ -286,7 +286,7 @@ struct PushDeliveryTests {
 
     @Test func twoNodes_shareThePushRows_eachSentOnce() async throws {
         guard nodeTestDatabaseURL != nil else { return }
-        let fake = try PushProviderFake()
+        let fake = try await PushProviderFake.start()
         defer { fake.stop() }
         let url = try #require(URL(string: fake.tlsURL))
         try await withTwoNodes(configure: {

@@ -68,7 +68,7 @@ struct WebhookTests {
 
     @Test(arguments: stores)
     func deliveries_signed_retriedWithTheSameIDAndBody_inOrderPerConversation(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock) { server in
@@ -113,7 +113,7 @@ struct WebhookTests {
     /// author and carries the verified visitor's own user id, so the app's backend can react.
     @Test(arguments: stores)
     func anAgentsReply_toAVerifiedVisitor_carriesTheAuthorAndTheUserID(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock) { server in
@@ -143,7 +143,7 @@ struct WebhookTests {
 
     @Test(arguments: stores)
     func endpoint_failingPastTheRetryTime_isDisabledWithAReason_thenEnabledAndResent(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock, configure: { $0.webhooks.backoff.retryDuration = 3 }) { server in
@@ -185,7 +185,7 @@ struct WebhookTests {
 
     @Test(arguments: stores)
     func rotatedSecret_bothSignaturesVerifyDuringTheOverlap_onlyTheNewOneAfter(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock, configure: { $0.webhooks.rotationOverlap = 60 }) { server in
@@ -211,7 +211,7 @@ struct WebhookTests {
 
     @Test(arguments: stores)
     func callbackRequests_makeTheirEvents_inOrder(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock) { server in
@@ -238,7 +238,7 @@ struct WebhookTests {
 
     @Test(arguments: stores)
     func ratingsFormsAndTheLifecycle_eachMakeTheirEvent(_ store: Store) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         let clock = ManualClock(start: Date())
         try await withWebhookServer(store, clock: clock) { server in
@@ -273,7 +273,7 @@ struct WebhookTests {
     }
 
     @Test func privateDestinations_refusedAtCreation_andAtDelivery_redirectsNotFollowed() async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         // The default policy: public https only.
         try await withServer(configure: { $0.outbound = OutboundPolicy() }) { server in
@@ -343,7 +343,7 @@ struct WebhookTests {
 
     @Test func twoNodes_shareTheRows_eachDeliveredOnce() async throws {
         guard nodeTestDatabaseURL != nil else { return }
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         defer { receiver.stop() }
         try await withTwoNodes(configure: {
             $0.webhooks.isDeliveryEnabled = true

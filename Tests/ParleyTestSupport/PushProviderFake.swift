@@ -73,8 +73,16 @@ public final class PushProviderFake: @unchecked Sendable {
     }
 
     /// Starts the fake with fresh credentials in a new temporary directory, and waits until it listens.
+    ///
+    /// The wait reads its first line, a blocking read, so it runs outside the cooperative pool
+    /// (``BlockingIO``): a fake takes from half a second to seconds to start when the machine is
+    /// busy, and several starting at once would hold every pool thread, and every other test.
     /// - Throws: ``TestFailure`` when it does not start (with the end of its log).
-    public init() throws {
+    public static func start() async throws -> PushProviderFake {
+        try await BlockingIO.run { try PushProviderFake() }
+    }
+
+    private init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("fake.log")
@@ -168,10 +176,13 @@ public final class PushProviderFake: @unchecked Sendable {
         guard reply.status == 200 else { throw TestFailure("POST /reset → \(reply.status)") }
     }
 
-    /// Stops the fake, waits for it to exit and removes its directory. Safe to call more than once.
+    /// Kills the fake and removes its directory. Safe to call more than once.
+    ///
+    /// SIGKILL, not waited for (``SpawnedProcess`` reaps it): the fake keeps nothing that needs a
+    /// clean exit, and its graceful shutdown takes 2 s, which a synchronous stop would hold a
+    /// thread of the cooperative pool for.
     public func stop() {
-        // Bounded: a fake that does not stop within 3 s is killed, so a test never hangs here.
-        process.stop(grace: .seconds(3))
+        process.signal(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -40,7 +40,16 @@ public final class WebhookReceiver: @unchecked Sendable {
                 .isEmpty
     }
 
-    public init() throws {
+    /// Starts the receiver and waits until it listens.
+    ///
+    /// The wait reads its first line, a blocking read, so it runs outside the cooperative pool
+    /// (``BlockingIO``), as ``PushProviderFake/start()`` does.
+    /// - Throws: ``TestFailure`` when it does not start (with what it printed).
+    public static func start() async throws -> WebhookReceiver {
+        try await BlockingIO.run { try WebhookReceiver() }
+    }
+
+    private init() throws {
         let process = try SpawnedProcess(
             Self.python, arguments: [Self.repositoryRoot.appendingPathComponent("Tests/Webhooks/receiver.py").path],
             environment: ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]) { _, new in new },
@@ -79,9 +88,10 @@ public final class WebhookReceiver: @unchecked Sendable {
         return try JSONDecoder().decode([Hook].self, from: reply.body)
     }
 
+    /// Kills the receiver: SIGKILL, not waited for (``SpawnedProcess`` reaps it), so that no
+    /// thread of the cooperative pool waits for it.
     public func stop() {
         process.signal(SIGKILL)
-        process.waitUntilExit()
     }
 
     deinit { stop() }
