@@ -106,6 +106,23 @@ struct KitFileTests {
         }
     }
 
+    @Test func anObserverComingMidway_hearsWhereTheUploadStands_atOnce() async throws {
+        let transport = ScriptedUploadTransport(reports: 2, pausingAfter: 1)
+        try await Self.sending(120_000, through: transport) { visitor, conversation, model, file in
+            let pending = try await visitor.sendFile(at: file, in: conversation)
+            let half = FileProgress(completed: 60_000, total: 120_000), whole = FileProgress(completed: 120_000, total: 120_000)
+            let early = await visitor.uploadProgress(of: pending.id)
+            #expect(try await first(early) { _ in true } == FileProgress(completed: 0, total: 120_000), "nothing sent yet")
+            transport.release()  // half the file, then a pause
+            #expect(try await first(early) { _ in true } == half)
+            let late = await visitor.uploadProgress(of: pending.id)
+            #expect(try await first(late) { _ in true } == half, "where it stands, before another report")
+            transport.release()
+            #expect(try await first(late) { _ in true } == whole)
+            try await waitUntil { await Self.shows(model, sent: pending.id) }
+        }
+    }
+
     /// A started visitor whose HTTP is `transport`, with a conversation, its model and a PNG of
     /// `bytes` to send, for `body`; stopped and cleaned up after it.
     static func sending(_ bytes: Int, through transport: ScriptedUploadTransport,

@@ -7,24 +7,27 @@ import ParleyKit
 
 /// URLSession's HTTP, with file uploads the test scripts: the first `breaking` uploads fail as a
 /// dropped connection would; with `reports`, an upload waits for ``release()`` and then reports its
-/// progress in that many steps, as fast as it can, before it sends the file.
+/// progress in that many steps, as fast as it can, before it sends the file; with `pausingAfter`,
+/// it stops after that step until the next ``release()``.
 final class ScriptedUploadTransport: HTTPTransport {
     private let inner = URLSessionHTTPTransport()
     private let breaking: Int
     private let reports: Int
+    private let pausingAfter: Int?
     private let attempts = Locked(0)
-    private let (gate, opener) = AsyncStream.makeStream(of: Never.self)
+    private let (releases, releaser) = AsyncStream.makeStream(of: Void.self)
 
-    init(breaking: Int = 0, reports: Int = 0) {
+    init(breaking: Int = 0, reports: Int = 0, pausingAfter: Int? = nil) {
         self.breaking = breaking
         self.reports = reports
+        self.pausingAfter = pausingAfter
     }
 
     /// The uploads tried so far.
     var uploads: Int { attempts.withLock { $0 } }
 
-    /// Lets the waiting upload go on.
-    func release() { opener.finish() }
+    /// Lets the waiting upload go on, to its pause or its end.
+    func release() { releaser.yield() }
 
     func send(_ request: URLRequest, pinnedKeys: [PublicKeyPin]) async throws -> (Data, HTTPURLResponse) {
         try await inner.send(request, pinnedKeys: pinnedKeys)
@@ -38,9 +41,13 @@ final class ScriptedUploadTransport: HTTPTransport {
         }
         if attempt <= breaking { throw URLError(.networkConnectionLost) }
         if reports > 0 {
-            for await _ in gate {}
+            var released = releases.makeAsyncIterator()
+            await released.next()
             let size = Int64(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
-            for step in 1...Int64(reports) { progress(size * step / Int64(reports)) }
+            for step in 1...reports {
+                progress(size * Int64(step) / Int64(reports))
+                if step == pausingAfter { await released.next() }
+            }
         }
         return try await inner.upload(request, fromFile: file, pinnedKeys: pinnedKeys) { _ in }
     }

@@ -90,16 +90,22 @@ extension ParleyClient {
 
     /// The progress of a file's upload, in the order the bytes went (when a broken upload starts
     /// again, from its new start); the stream ends when it was delivered, failed or cancelled.
-    /// A slow observer gets the newest report, not every one.
+    /// It starts with where the upload stands (0 bytes before it has begun), so a view that
+    /// appears in the middle shows the bar at once. A slow observer gets the newest report, not
+    /// every one.
     /// - Parameter messageID: the message ``sendFile(at:name:caption:in:)`` returned.
     public func uploadProgress(of messageID: String) -> AsyncStream<FileProgress> {
         let (stream, continuation) = AsyncStream.makeStream(of: FileProgress.self, bufferingPolicy: .bufferingNewest(1))
-        guard outbox.items.contains(where: { $0.clientMessageID == messageID && $0.file != nil }) else {
+        guard let file = outbox.items.first(where: { $0.clientMessageID == messageID })?.file else {
             continuation.finish()
             return stream
         }
+        continuation.yield(uploadFigures[messageID] ?? FileProgress(completed: 0, total: file.size))
         let key = UUID()
         uploadObservers[messageID, default: [:]][key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopObserving(messageID, key) }
+        }
         return stream
     }
 
@@ -203,12 +209,20 @@ extension ParleyClient {
     }
 
     private func progressed(_ id: String, _ progress: FileProgress) {
+        uploadFigures[id] = progress
         for continuation in uploadObservers[id]?.values ?? [:].values { continuation.yield(progress) }
     }
 
     func finishProgress(_ id: String) {
-        for continuation in uploadObservers[id]?.values ?? [:].values { continuation.finish() }
-        uploadObservers[id] = nil
+        let observers = uploadObservers.removeValue(forKey: id)
+        uploadFigures[id] = nil
+        for continuation in observers?.values ?? [:].values { continuation.finish() }
+    }
+
+    /// Forgets an observer that stopped listening before its upload ended.
+    private func stopObserving(_ id: String, _ key: UUID) {
+        uploadObservers[id]?[key] = nil
+        if uploadObservers[id]?.isEmpty == true { uploadObservers[id] = nil }
     }
 
     /// Removes the copies no outbox entry names: an app killed after a delivered file left the

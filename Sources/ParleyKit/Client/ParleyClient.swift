@@ -36,6 +36,8 @@ public actor ParleyClient {
     var uploads: [String: Task<Void, Never>] = [:]
     /// Who listens to each upload's progress.
     var uploadObservers: [String: [UUID: AsyncStream<FileProgress>.Continuation]] = [:]
+    /// Each upload's latest report, for an observer that comes in the middle.
+    var uploadFigures: [String: FileProgress] = [:]
     /// The app's attachment policy as last read from the server.
     var cachedPolicy: AttachmentPolicy?
     /// The app's masking rules, compiled: the built-in ones until the app's have been read.
