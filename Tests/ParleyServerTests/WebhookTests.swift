@@ -301,8 +301,10 @@ struct WebhookTests {
         try await say("redirect me", in: conversation.id, as: visitor, server: server)
         let redirected = try await received(1, by: receiver, clock: clock)
         #expect(redirected.map(\.path) == ["/redirect"], "the 307 is an answer, not followed")
-        let redirectDelivery = try await server.http.get("\(webhooks(server))/\(redirecting.endpoint.id)/deliveries", token: server.adminToken,
-                                                         as: WebhookDeliveryList.self)
+        // The attempt is recorded just after the receiver answered it.
+        let redirectDelivery = try await until(receiver) {
+            try await server.http.get("\(webhooks(server))/\(redirecting.endpoint.id)/deliveries", token: server.adminToken, as: WebhookDeliveryList.self)
+        } _: { $0.deliveries.first?.attempts.isEmpty == false }
         #expect(redirectDelivery.deliveries.first?.attempts.first?.status == 307 && redirectDelivery.deliveries.first?.status == .pending)
         await server.stop(keepFiles: true)
         first = nil
