@@ -17,7 +17,6 @@ public enum TestPatience {
 
     /// `limit`, stretched by ``factor``.
     public static func scaled(_ limit: Duration) -> Duration { limit * factor }
-
 }
 
 /// A last-resort limit on a wait that counts only the time the waiting test got to run.
