@@ -1,6 +1,6 @@
 """Network faults (R6): parleyd and its clients in network namespaces made for the run.
 
-    python net_faults.py loss        [--minutes 5] [--loss 0.3] [--reset-every 10]
+    python net_faults.py loss        [--minutes 5] [--loss 0.3] [--reset-every 10] [--sdk]
     python net_faults.py slow-reader [--seconds 60] [--slow-readers 20]
     python net_faults.py stall       [--rounds 6] [--sdk]
     python net_faults.py partition   [--seconds 60]
@@ -223,6 +223,13 @@ def scenario_loss(run, args):
     rng = random.Random(args.seed)
     clients = start_clients(run, shared, app_id, emails, args.http_visitors, args.ws_visitors, rng)
     run.figure(f"warm-up: every client acknowledged within {warm_up(run, clients):.1f} s")
+    # The real SDK behind the same lossy link and the same resets: a visitor whose conversation
+    # the desk agents answer like the others'.
+    sdk = SdkChat(run, node, app_id) if args.sdk else None
+    if sdk:
+        sdk.start()
+        if wait_until(lambda: sdk.stored_since(0), 60, step=1.0) is None:
+            raise RuntimeError(f"the SDK stored nothing within 60 s before the faults (see {sdk.output})")
     before = shared.ledger.acked_count()
     run.lab.loss(run.cli, run.cli_if, args.loss)
     fault_start = time.monotonic()
@@ -247,7 +254,17 @@ def scenario_loss(run, args):
         run.fail("no_recovery", f"clients without an ack 120 s after the faults: {[c.name for c in clients if not any(t > fault_end for t in c.acks)]}")
     else:
         run.figure(f"recovery: every client had a message acknowledged {recovered:.1f} s after the faults ended")
+    if sdk:
+        typed_during = sum(1 for t, _ in sdk.lines if fault_start <= t < fault_end)
+        sdk_took = wait_until(lambda: sdk.stored_since(fault_end), 150, step=1.0)
+        if sdk_took is None:
+            run.fail("no_recovery", "the SDK stored nothing typed after the faults within 150 s")
+        else:
+            run.figure(f"SDK (parley chat, ParleyKit): {typed_during} lines typed during the faults; the first line typed "
+                       f"after them stored {sdk_took:.1f} s after the faults ended")
     settled = settle(run, shared, clients)
+    if sdk:
+        sdk.finish()
     last = run.verify(shared, node.url_direct, run.agent_token(emails[0]))
     caught = caught_up(run, shared, clients, last)
     if settled is not None and caught is not None:
@@ -258,6 +275,8 @@ def scenario_loss(run, args):
     run.delivery_problems(shared)
     run.figure(f"totals: {shared.ledger.acked_count()} messages acknowledged, {sum(1 for c in clients if hasattr(c, 'connects') for _ in range(c.connects))} socket connects; "
                f"{counters_line(shared)}")
+    if sdk:
+        sdk.check(run.agent_token(emails[0]))
     run.figure(f"lost {len(run.failures.get('lost', []))}, duplicated {len(run.failures.get('duplicated', []))}, "
                f"out of order {len(run.failures.get('misordered', []))}, delivered twice {shared.counters.get('delivered_twice', 0)}, "
                f"delivery gaps {shared.counters.get('delivery_gap', 0)}")
@@ -437,9 +456,10 @@ class SdkChat:
         if not os.access(parley, os.X_OK):
             raise RuntimeError(f"{parley} is missing: build it (swift build --product parley) or leave out --sdk")
         storage = os.path.join(self.run.work, "sdk-storage")
+        self.output = os.path.join(self.run.work, "sdk.out")
         self.proc = self.run.lab.spawn(self.run.cli, [parley, "chat", "--server", self.run.proxied, "--app", self.app_id,
                                                       "--name", "sdk", "--storage", storage],
-                                       stdin=subprocess.PIPE, stdout=open(os.path.join(self.run.work, "sdk.out"), "w"),
+                                       stdin=subprocess.PIPE, stdout=open(self.output, "w"),
                                        stderr=subprocess.STDOUT, text=True)
         self.typer = threading.Thread(target=self._type, daemon=True)
         self.typer.start()
@@ -668,7 +688,7 @@ def main():
     parser.add_argument("--max-rss-growth-mb", type=int, default=512)
     parser.add_argument("--max-gap", type=float, default=3.0, help="slow-reader: longest wait between two acks of a healthy client")
     parser.add_argument("--rounds", type=int, default=6, help="stall: stall rounds")
-    parser.add_argument("--sdk", action="store_true", help="stall: also run the real SDK (parley chat) behind the proxy")
+    parser.add_argument("--sdk", action="store_true", help="loss, stall: also run the real SDK (parley chat) behind the proxy, a line a second")
     args = parser.parse_args()
     run = Run(args.scenario, args)
     code = 2
