@@ -70,7 +70,9 @@ for run in $(seq 1 "$runs"); do
     started=$SECONDS
     status=0
     # In the background and waited for, so that a signal to this script stops the run at once.
-    LD_PRELOAD="$preload" timeout "$run_timeout" swift test --skip-build >"$log" 2>&1 &
+    # 8 tests at a time, as the test command runs them (scripts/test.sh).
+    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}" \
+        LD_PRELOAD="$preload" timeout "$run_timeout" swift test --skip-build >"$log" 2>&1 &
     current_run=$!
     wait "$current_run" || status=$?
     current_run=""
