@@ -44,8 +44,9 @@ swift build --build-tests
 # time here) and none starves.
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}" swift test --skip-build
 
-# The server, store and SDK suites again under ThreadSanitizer, on both stores: about 7 minutes to
-# build (.build-tsan) and 3 to run here; fails on any report, or if a race on purpose goes unseen.
+# The server, store and SDK suites again under ThreadSanitizer, on both stores: the longest step
+# (a build of its own in .build-tsan, then about 6 minutes of tests on 2 cores); fails on any
+# report, or if a race on purpose goes unseen.
 bash scripts/tsan.sh
 
 # The fuzz targets, 20 s each (a long run: scripts/fuzz.sh 3600 TARGET); their regressions replay first.
