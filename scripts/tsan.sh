@@ -42,12 +42,9 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMU
 # TSan and 8 at a time a step can take seconds, so they are stretched (docs/testing.md, rule 1).
 export PARLEY_TEST_PATIENCE="${PARLEY_TEST_PATIENCE:-4}"
 
-# Line tables only: reports still name every frame's function, file and line, while the build
-# writes and links far less debug information (the test binary is about 300 MB with full).
-build=(--sanitize=thread --scratch-path .build-tsan -Xswiftc -gline-tables-only)
-swift build --build-tests "${build[@]}"
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 set +e
-swift test --skip-build "${build[@]}" "${arguments[@]}" 2>&1 | tee "$log"
+swift test --skip-build --sanitize=thread --scratch-path .build-tsan "${arguments[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 reports=$(grep -c "WARNING: ThreadSanitizer" "$log" || true)
