@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Swift suites that run concurrently (server, stores, ParleyKit) under ThreadSanitizer, in a
-# build folder of their own (.build-tsan; about 7 minutes on 2 cores the first time). Part of the
+# build folder of their own (.build-tsan; about 16 minutes on 2 cores from scratch). Part of the
 # test command (scripts/test.sh), so CI gates on it.
 #
 #   scripts/tsan.sh                      # ParleyServerTests, ParleyStoreTests, ParleyKitTests
@@ -31,8 +31,12 @@ fi
 # The default set: the code that runs on many tasks at once. ParleyCoreTests are pure functions on
 # one thread (some time the masking rules on the thread's CPU clock, which TSan slows tenfold);
 # ParleyDurabilityTests kill and restart parleyd processes, whose races these suites already cover.
+# SlowReaderTests is left out: it checks timing, not ordering (a reader in the test process must
+# keep within 16 frames of eight senders while a stalled one is cut off), and under TSan's tenfold
+# slowdown the keeping reader itself fell 16 frames behind and was cut off once in CI. It runs in
+# the plain suite, and scripts/faults/net-slow-reader.sh checks the same behaviour from outside.
 arguments=("$@")
-[ ${#arguments[@]} -gt 0 ] || arguments=(--filter 'ParleyServerTests|ParleyStoreTests|ParleyKitTests')
+[ ${#arguments[@]} -gt 0 ] || arguments=(--filter 'ParleyServerTests|ParleyStoreTests|ParleyKitTests' --skip 'SlowReaderTests')
 
 # TSan makes every test several times slower. With all ~470 tests started at once on 2 cores, a
 # test waits so long for the CPU that it passes a suite's time limit or PostgreSQL's connect
