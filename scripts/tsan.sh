@@ -33,7 +33,7 @@ fi
 # ParleyDurabilityTests kill and restart parleyd processes, whose races these suites already cover.
 # SlowReaderTests is left out: it checks timing, not ordering (a reader in the test process must
 # keep within 16 frames of eight senders while a stalled one is cut off), and under TSan's tenfold
-# slowdown the keeping reader itself fell 16 frames behind and was cut off once in CI. It runs in
+# slowdown the keeping reader itself fell 16 frames behind and was cut off, once, in a fresh-clone run of .ci/run. It runs in
 # the plain suite, and scripts/faults/net-slow-reader.sh checks the same behaviour from outside.
 arguments=("$@")
 [ ${#arguments[@]} -gt 0 ] || arguments=(--filter 'ParleyServerTests|ParleyStoreTests|ParleyKitTests' --skip 'SlowReaderTests')
