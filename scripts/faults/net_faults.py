@@ -256,7 +256,7 @@ def scenario_loss(run, args):
         run.figure(f"recovery: every client had a message acknowledged {recovered:.1f} s after the faults ended")
     if sdk:
         typed_during = sum(1 for t, _ in sdk.lines if fault_start <= t < fault_end)
-        sdk_took = wait_until(lambda: sdk.stored_since(fault_end), 150, step=1.0)
+        sdk_took = sdk.recovery(fault_end)
         if sdk_took is None:
             run.fail("no_recovery", "the SDK stored nothing typed after the faults within 150 s")
         else:
@@ -407,11 +407,10 @@ def scenario_stall(run, args):
             took = time.monotonic() - t0
         sdk_note = ""
         if sdk and took is not None:
-            sdk_took = wait_until(lambda: sdk.stored_since(t0), 150, step=1.0)
+            sdk_took = sdk.recovery(t0)
             if sdk_took is None:
                 run.fail("no_recovery", f"round {r}: the SDK stored nothing typed after the stall within 150 s")
             else:
-                sdk_took = time.monotonic() - t0
                 sdk_times.append(sdk_took)
                 sdk_note = f"; the SDK's next line stored {sdk_took:.1f} s after the stall"
         if took is None:
@@ -499,6 +498,12 @@ class SdkChat:
             return later[0] in set(self.stored())
         except Exception:
             return False
+
+    def recovery(self, t0, timeout=150):
+        """Seconds from t0 until the first line typed after t0 is stored; None if not within timeout."""
+        if wait_until(lambda: self.stored_since(t0), timeout, step=1.0) is None:
+            return None
+        return time.monotonic() - t0
 
     def finish(self):
         self.stop.set()
